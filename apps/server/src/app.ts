@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import fastifyCompress from '@fastify/compress'
+import fastifyCookie from '@fastify/cookie'
+import fastifyHelmet from '@fastify/helmet'
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import { defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
+import type { AppContext, BuildInfo } from './core/context.js'
+import { type Db, openDb } from './core/db.js'
+import { registerErrorHandling, sendError } from './core/errors.js'
+import { createServiceLogger } from './core/logger.js'
+import { migrateToLatest } from './core/migrate.js'
+import { RequestSummaryLog } from './core/requestLog.js'
+import { principalResolver } from './modules/auth/principal.js'
+import { authRoutes } from './modules/auth/routes.js'
+import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { systemRoutes } from './modules/system/routes.js'
+import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
+
+/** The service id of this process in log file names and, later, in the node registry. */
+export const SERVICE_ID = 'trove'
+
+export interface App {
+  fastify: FastifyInstance
+  db: Db
+  logger: Logger
+  /** The first administrator, when this start created it. */
+  firstAdmin: FirstAdmin | null
+  /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
+  close: () => Promise<void>
+}
+
+function readBuildInfo(): BuildInfo {
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  for (const candidate of [path.join(here, '../build-info.json'), path.join(here, '../dist/build-info.json')]) {
+    if (fs.existsSync(candidate)) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as BuildInfo
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(here, '../package.json'), 'utf8')) as { version: string }
+  return { version: pkg.version, revision: 'dev' }
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/** Builds the whole server: database migrated, first admin ensured, every module registered. Tests call this. */
+export async function buildApp(config: Config): Promise<App> {
+  const log = createServiceLogger(config.dataDir, SERVICE_ID, config.log)
+  const db = openDb(config)
+  let firstAdmin: FirstAdmin | null
+  try {
+    const applied = await migrateToLatest(db)
+    if (applied.length > 0) log.logger.info({ applied, database: db.dialect }, 'database migrated')
+    firstAdmin = await ensureFirstAdmin(db.kysely, config)
+  } catch (error) {
+    await db.kysely.destroy()
+    await log.close()
+    throw error
+  }
+
+  const app = Fastify({
+    loggerInstance: log.logger as FastifyBaseLogger,
+    logController: new RequestSummaryLog(),
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    },
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  const build = readBuildInfo()
+  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely) }
+
+  requireAccessRules(app)
+  registerErrorHandling(app)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables in a style element; swagger-ui styles inline.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The console is same-origin only; tools call the API without browsers' cross-origin rules.
+    crossOriginEmbedderPolicy: false,
+  })
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { 1: 4 } }, // BROTLI_PARAM_QUALITY = 4: fast enough to compress on the fly
+  })
+  await app.register(fastifyCookie)
+  enforceAccess(app, ctx.principal)
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Trove API',
+        version: build.version,
+        description: 'The calls of the Trove console and of tools and scripts.',
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  })
+  await app.register(async (docs) => {
+    defaultAccess(docs, 'public')
+    await docs.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true })
+    docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger())
+  })
+
+  for (const prefix of ['/api/system', '/artifactory/api/system']) {
+    await app.register(systemRoutes(ctx), { prefix })
+  }
+  await app.register(authRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+
+  const sendIndex = consoleIndex(config.webDir)
+  await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
+
+  app.setNotFoundHandler((request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && isConsolePath(request.url)) return sendIndex(reply)
+    return sendError(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`)
+  })
+
+  app.addHook('onClose', async () => {
+    await db.kysely.destroy()
+  })
+
+  let closing: Promise<void> | undefined
+  return {
+    fastify: app,
+    db,
+    logger: log.logger,
+    firstAdmin,
+    close: () => {
+      closing ??= (async () => {
+        await app.close()
+        log.logger.info('server stopped')
+        await log.close()
+      })()
+      return closing
+    },
+  }
+}

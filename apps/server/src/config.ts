@@ -1,0 +1,94 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+/** The built console, wherever the server runs from (src/ in tests, dist/src/ when built). */
+const defaultWebDir = path.resolve(here, here.includes(`${path.sep}dist${path.sep}`) ? '../../../web/dist' : '../../web/dist')
+
+const port = z.coerce
+  .number({ error: 'expected a whole number between 0 and 65535' })
+  .int('expected a whole number between 0 and 65535')
+  .min(0, 'expected a whole number between 0 and 65535')
+  .max(65535, 'expected a whole number between 0 and 65535')
+
+const byteSize = z
+  .string()
+  .regex(/^\d+[kmg]?$/i, 'expected a size such as 10m, 512k or 1g')
+  .transform((v) => {
+    const unit = v.slice(-1).toLowerCase()
+    const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1
+    return Number.parseInt(v, 10) * factor
+  })
+
+const boolean = z
+  .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1')
+
+/** Environment variables Trove reads, each with its default. Nothing else reads process.env. */
+const EnvSchema = z.object({
+  TROVE_PORT: port.default(8080),
+  TROVE_HOST: z.string().min(1).default('0.0.0.0'),
+  TROVE_DATA_DIR: z.string().min(1).default('./data'),
+  TROVE_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL, or unset for SQLite')
+    .optional(),
+  TROVE_BASE_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
+  TROVE_ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').optional(),
+  TROVE_SERVER_NAME: z.string().min(1).max(100).optional(),
+  TROVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  TROVE_LOG_STDOUT: boolean.default(true),
+  TROVE_LOG_MAX_SIZE: byteSize.default(10 * 1024 * 1024),
+  TROVE_LOG_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
+  TROVE_WEB_DIR: z.string().min(1).optional(),
+  TROVE_TRUST_PROXY: boolean.default(false),
+  TROVE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+})
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | undefined
+  baseUrl: string | undefined
+  adminPassword: string | undefined
+  serverName: string | undefined
+  log: { level: string; stdout: boolean; maxSize: number; maxFiles: number }
+  webDir: string
+  trustProxy: boolean
+  shutdownTimeoutMs: number
+}
+
+export class ConfigError extends Error {}
+
+/** Builds the one config object from environment variables; throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = EnvSchema.safeParse(present)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? '')}: ${issue.message}`,
+    )
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.TROVE_PORT,
+    host: e.TROVE_HOST,
+    dataDir: path.resolve(e.TROVE_DATA_DIR),
+    databaseUrl: e.TROVE_DATABASE_URL,
+    baseUrl: e.TROVE_BASE_URL?.replace(/\/+$/, ''),
+    adminPassword: e.TROVE_ADMIN_PASSWORD,
+    serverName: e.TROVE_SERVER_NAME,
+    log: {
+      level: e.TROVE_LOG_LEVEL,
+      stdout: e.TROVE_LOG_STDOUT,
+      maxSize: e.TROVE_LOG_MAX_SIZE,
+      maxFiles: e.TROVE_LOG_MAX_FILES,
+    },
+    webDir: path.resolve(e.TROVE_WEB_DIR ?? defaultWebDir),
+    trustProxy: e.TROVE_TRUST_PROXY,
+    shutdownTimeoutMs: e.TROVE_SHUTDOWN_TIMEOUT_MS,
+  }
+}

@@ -1,0 +1,68 @@
+import { CSRF_HEADER } from '@trove/contracts/http'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import { forbidden, unauthorized } from './errors.js'
+
+/**
+ * Who may call a route. Every route declares one in `config.access`; a route without one stops
+ * the server from starting, so no endpoint is ever open by accident.
+ * - public: anyone, no session is looked up (health checks, static files, sign-in)
+ * - user: a signed-in user
+ * - admin: a signed-in administrator
+ */
+export type Access = 'public' | 'user' | 'admin'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access
+  }
+}
+
+export interface Principal {
+  userId: number
+  name: string
+  admin: boolean
+  realm: string
+  sessionId: string
+  csrfToken: string
+}
+
+export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>
+
+/** Marks every route registered in `app` (a plugin context) public unless it says otherwise. */
+export function defaultAccess(app: FastifyInstance, access: Access): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access: route.config?.access ?? access }
+  })
+}
+
+/** Collects every route and refuses to start if one has no access rule. */
+export function requireAccessRules(app: FastifyInstance): void {
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => {
+    routes.push(route)
+  })
+  app.addHook('onReady', async () => {
+    const missing = routes.filter((r) => !r.config?.access).map((r) => `${[r.method].flat().join(',')} ${r.url}`)
+    if (missing.length > 0) throw new Error(`Routes without an access rule: ${missing.join(', ')}`)
+  })
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+export const CSRF_REFUSED = 'Missing or invalid CSRF token'
+
+/**
+ * Enforces each route's rule before its handler runs. A call that changes something on behalf of
+ * a browser session must also carry the session's CSRF token, which a cross-site page cannot read.
+ */
+export function enforceAccess(app: FastifyInstance, resolve: PrincipalResolver): void {
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access
+    if (!access || access === 'public') return
+    const principal = await resolve(request)
+    if (!principal) throw unauthorized()
+    if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== principal.csrfToken) {
+      throw forbidden(CSRF_REFUSED)
+    }
+    if (access === 'admin' && !principal.admin) throw forbidden()
+  })
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './schema.js'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Db {
+  kysely: Kysely<Database>
+  dialect: Dialect
+  /** Where the data lives, for logs and the version call: a file path or a host/database. */
+  location: string
+}
+
+// int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
+
+/** Opens the metadata database: PostgreSQL when a URL is given, else a SQLite file in the data dir. */
+export function openDb(options: { databaseUrl: string | undefined; dataDir: string }): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const url = new URL(options.databaseUrl)
+    return {
+      kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
+    }
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true })
+  const file = path.join(options.dataDir, 'trove.db')
+  const database = new SQLite(file)
+  database.pragma('journal_mode = WAL')
+  database.pragma('synchronous = NORMAL')
+  database.pragma('foreign_keys = ON')
+  database.pragma('busy_timeout = 5000')
+  return {
+    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    dialect: 'sqlite',
+    location: file,
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+
+/** A domain error with the HTTP status it maps to. Throw it from services; the handler renders it. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message)
+export const unauthorized = (message = 'Authentication is required') => new HttpError(401, message)
+export const forbidden = (message = 'You are not allowed to do this') => new HttpError(403, message)
+export const notFound = (message: string) => new HttpError(404, message)
+export const conflict = (message: string) => new HttpError(409, message)
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ errors: [{ status, message }] })
+}
+
+function validationMessage(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return error.validation
+      .map((issue) => {
+        const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.')
+        const field = where ? `${error.validationContext ?? 'body'}.${where}` : (error.validationContext ?? 'body')
+        return `${field}: ${issue.message}`
+      })
+      .join('; ')
+  }
+  return error.message
+}
+
+/** The one error handler: every error leaves as { errors: [{ status, message }] }, 5xx without details. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) return sendError(reply, error.status, error.message)
+    if (error.validation) return sendError(reply, 400, `Invalid request: ${validationMessage(error)}`)
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      return sendError(reply, 400, 'Invalid request: the body is not valid JSON')
+    }
+    const status = error.statusCode ?? 500
+    if (status >= 400 && status < 500) return sendError(reply, status, error.message)
+    request.log.error({ err: error }, 'request failed')
+    return sendError(reply, 500, 'Internal server error')
+  })
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import pino, { type Logger } from 'pino'
+
+export interface LogOptions {
+  level: string
+  stdout: boolean
+  maxSize: number
+  maxFiles: number
+}
+
+export interface ServiceLogger {
+  logger: Logger
+  /** The file the service writes now; rotated ones sit beside it as <service>.1.log (newest) … */
+  file: string
+  /** Flushes and closes the file. */
+  close: () => Promise<void>
+}
+
+/** The log directory under the data dir; the log viewer and support bundles read from here. */
+export function logDir(dataDir: string): string {
+  return path.join(dataDir, 'logs')
+}
+
+/**
+ * A file stream that rotates by size the way logrotate does: the current file keeps its name
+ * (`trove.log`), older ones shift to `trove.1.log`, `trove.2.log`, … and the oldest beyond
+ * `maxFiles` is removed. A stable current name lets a reader tail it by byte offset.
+ */
+export class RotatingFile {
+  private readonly boom: ReturnType<typeof pino.destination>
+  private size: number
+
+  constructor(
+    readonly file: string,
+    private readonly maxSize: number,
+    private readonly maxFiles: number,
+  ) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    this.size = fs.existsSync(file) ? fs.statSync(file).size : 0
+    this.boom = pino.destination({ dest: file, append: true, mkdir: true, sync: false })
+  }
+
+  write(chunk: string): boolean {
+    const ok = this.boom.write(chunk)
+    this.size += Buffer.byteLength(chunk)
+    if (this.size >= this.maxSize) this.rotate()
+    return ok
+  }
+
+  private rotate(): void {
+    this.boom.flushSync()
+    const { dir, name, ext } = path.parse(this.file)
+    const numbered = (n: number) => path.join(dir, `${name}.${n}${ext}`)
+    fs.rmSync(numbered(this.maxFiles), { force: true })
+    for (let n = this.maxFiles - 1; n >= 1; n--) {
+      if (fs.existsSync(numbered(n))) fs.renameSync(numbered(n), numbered(n + 1))
+    }
+    fs.renameSync(this.file, numbered(1))
+    this.boom.reopen()
+    this.size = 0
+  }
+
+  flushSync(): void {
+    this.boom.flushSync()
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.boom.once('close', () => resolve())
+      this.boom.end()
+    })
+  }
+}
+
+/**
+ * A pino logger writing JSON lines to stdout and to `<data dir>/logs/<service>.log`.
+ * Passwords, cookies and authorization headers are redacted wherever they appear in a log object.
+ */
+export function createServiceLogger(dataDir: string, service: string, options: LogOptions): ServiceLogger {
+  const file = new RotatingFile(path.join(logDir(dataDir), `${service}.log`), options.maxSize, options.maxFiles)
+  const level = options.level as pino.Level
+  const streams: pino.StreamEntry[] = [{ stream: file, level }]
+  if (options.stdout) streams.push({ stream: pino.destination({ fd: 1, sync: false }), level })
+  const logger = pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'headers.authorization',
+          'headers.cookie',
+          '*.headers.authorization',
+          '*.headers.cookie',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    pino.multistream(streams),
+  )
+  return { logger, file: file.file, close: () => file.close() }
+}

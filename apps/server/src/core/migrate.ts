@@ -1,0 +1,22 @@
+import { type Migration, Migrator } from 'kysely'
+import * as m0001 from '../../migrations/0001_users_and_sessions.js'
+import type { Db } from './db.js'
+
+/** Every migration, in order. Names sort in the order they must run. */
+const migrations: Record<string, Migration> = {
+  '0001_users_and_sessions': m0001,
+}
+
+/** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,59 @@
+import { buildApp } from './app.js'
+import { type Config, ConfigError, loadConfig } from './config.js'
+
+/** Reads the config, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+
+  const started = performance.now()
+  const app = await buildApp(config)
+  await app.fastify.listen({ port: config.port, host: config.host })
+  const address = app.fastify.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const url = config.baseUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
+  app.logger.info(
+    { url, database: app.db.dialect, dataDir: config.dataDir, startMs: Math.round(performance.now() - started) },
+    'server started',
+  )
+
+  const lines = [`Trove is running: ${url}/ui/`]
+  if (app.firstAdmin?.generatedPassword) {
+    lines.push(
+      `First start: sign in as "${app.firstAdmin.name}" with the password ${app.firstAdmin.generatedPassword}`,
+      `(also written to ${app.firstAdmin.passwordFile}; change it after signing in)`,
+    )
+  } else if (app.firstAdmin) {
+    lines.push(`First start: sign in as "${app.firstAdmin.name}" with the password from TROVE_ADMIN_PASSWORD`)
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    const timer = setTimeout(() => {
+      app.logger.error('shutdown took too long; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    timer.unref()
+    await app.close()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+  process.once('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Trove failed to start: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,102 @@
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import { LoginQuery, LoginRequest, UserData } from '@trove/contracts/auth'
+import { CSRF_COOKIE, SESSION_COOKIE } from '@trove/contracts/http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { AppContext } from '../../core/context.js'
+import { signIn, userData } from './service.js'
+import { deleteSession, findSessionPrincipal } from './sessions.js'
+
+function cookieOptions(request: FastifyRequest, expiresAt: number | null): CookieSerializeOptions {
+  return {
+    path: '/',
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    // Without remember-me the cookie has no expiry, so it ends with the browser session.
+    ...(expiresAt ? { expires: new Date(expiresAt) } : {}),
+  }
+}
+
+function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' })
+  reply.clearCookie(CSRF_COOKIE, { path: '/' })
+}
+
+/** The console's sign-in calls, under /ui/api/v1/ui/auth. */
+export const authRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/login',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with a user name and password',
+          querystring: LoginQuery,
+          body: LoginRequest,
+          response: { 200: UserData },
+        },
+      },
+      async (request, reply) => {
+        // Sign-in always starts a fresh session: an existing one is ended, never reused (no fixation).
+        const previous = request.cookies[SESSION_COOKIE]
+        if (previous) {
+          const old = await findSessionPrincipal(ctx.db.kysely, previous)
+          if (old) await deleteSession(ctx.db.kysely, old.sessionId)
+        }
+        const rememberMe = request.query._spring_security_remember_me
+        const { session, user } = await signIn(ctx.db.kysely, {
+          user: request.body.user,
+          password: request.body.password,
+          rememberMe,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        })
+        const expires = rememberMe ? session.expiresAt : null
+        reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(request, expires), httpOnly: true })
+        reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...cookieOptions(request, expires), httpOnly: false })
+        request.log.info({ user: user.name, rememberMe }, 'signed in')
+        return user
+      },
+    )
+
+    app.post(
+      '/logout',
+      { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'End the current session' } },
+      async (request, reply) => {
+        const principal = await ctx.principal(request)
+        if (principal) await deleteSession(ctx.db.kysely, principal.sessionId)
+        clearSessionCookies(reply)
+        return reply.code(204).send()
+      },
+    )
+
+    app.get(
+      '/current',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['auth'], summary: 'Who is signed in (anonymous when nobody)', response: { 200: UserData } },
+      },
+      async (request, reply) => {
+        const principal = await ctx.principal(request)
+        if (!principal && request.cookies[SESSION_COOKIE]) clearSessionCookies(reply)
+        reply.header('cache-control', 'no-store')
+        return userData(principal)
+      },
+    )
+
+    app.get(
+      '/screen/footer',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Server name and version for the console frame',
+          response: { 200: z.object({ serverName: z.string().nullable(), version: z.string(), revision: z.string() }) },
+        },
+      },
+      async () => ({ serverName: ctx.config.serverName ?? null, version: ctx.build.version, revision: ctx.build.revision }),
+    )
+  }

@@ -1,0 +1,43 @@
+import type { UserData } from '@trove/contracts/auth'
+import type { Kysely } from 'kysely'
+import type { Principal } from '../../core/access.js'
+import { HttpError } from '../../core/errors.js'
+import { decoyHash, verifyPassword } from '../../core/passwords.js'
+import type { Database } from '../../core/schema.js'
+import { findUserByName } from '../users/repo.js'
+import { createSession, type NewSession } from './sessions.js'
+
+export const BAD_CREDENTIALS = 'Incorrect user name or password'
+export const USER_DISABLED = 'This user is disabled; ask an administrator to enable it'
+
+export const ANONYMOUS: UserData = { name: 'anonymous', realm: 'anonymous', admin: false, anonymous: true, mfaStatus: 'none' }
+
+export function userData(principal: Principal | null): UserData {
+  if (!principal) return ANONYMOUS
+  return { name: principal.name, realm: principal.realm, admin: principal.admin, anonymous: false, mfaStatus: 'none' }
+}
+
+/**
+ * Checks a user name and password and opens a session. The same message answers an unknown user
+ * and a wrong password, and both cost one argon2 verification, so neither text nor timing tells
+ * whether the user exists.
+ */
+export async function signIn(
+  db: Kysely<Database>,
+  input: { user: string; password: string; rememberMe: boolean; ip: string | null; userAgent: string | null },
+): Promise<{ session: NewSession; user: UserData }> {
+  const user = await findUserByName(db, input.user)
+  const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password)
+  if (!user?.password_hash || !ok) throw new HttpError(401, BAD_CREDENTIALS)
+  if (user.disabled) throw new HttpError(403, USER_DISABLED)
+  const session = await createSession(db, {
+    userId: user.id,
+    rememberMe: input.rememberMe,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  })
+  return {
+    session,
+    user: { name: user.name, realm: user.realm, admin: Boolean(user.admin), anonymous: false, mfaStatus: 'none' },
+  }
+}

@@ -1,0 +1,80 @@
+import crypto from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Principal } from '../../core/access.js'
+import type { Database } from '../../core/schema.js'
+
+/** A browser-session sign-in lasts this long on the server even if the browser stays open. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
+/** Remember-me sign-ins last this long (the default of the sign-in issue: 14 days). */
+export const REMEMBER_ME_TTL_MS = 14 * 24 * 60 * 60 * 1000
+
+const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex')
+
+export interface NewSession {
+  /** The secret for the cookie; only its hash is stored. */
+  token: string
+  csrfToken: string
+  expiresAt: number
+}
+
+export async function createSession(
+  db: Kysely<Database>,
+  input: { userId: number; rememberMe: boolean; ip: string | null; userAgent: string | null },
+): Promise<NewSession> {
+  const token = crypto.randomBytes(32).toString('base64url')
+  const csrfToken = crypto.randomBytes(24).toString('base64url')
+  const now = Date.now()
+  const expiresAt = now + (input.rememberMe ? REMEMBER_ME_TTL_MS : SESSION_TTL_MS)
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sha256(token),
+      user_id: input.userId,
+      csrf_token: csrfToken,
+      remember_me: input.rememberMe ? 1 : 0,
+      created_at: now,
+      expires_at: expiresAt,
+      last_seen_at: now,
+      ip: input.ip,
+      user_agent: input.userAgent?.slice(0, 512) ?? null,
+    })
+    .execute()
+  return { token, csrfToken, expiresAt }
+}
+
+/** The signed-in principal behind a cookie token, or null if the session is unknown, expired or its user disabled. */
+export async function findSessionPrincipal(db: Kysely<Database>, token: string): Promise<Principal | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id',
+      'sessions.csrf_token',
+      'sessions.expires_at',
+      'users.id as user_id',
+      'users.name',
+      'users.admin',
+      'users.realm',
+      'users.disabled',
+    ])
+    .where('sessions.id', '=', sha256(token))
+    .executeTakeFirst()
+  if (!row || row.expires_at <= Date.now() || row.disabled) return null
+  return {
+    userId: row.user_id,
+    name: row.name,
+    admin: Boolean(row.admin),
+    realm: row.realm,
+    sessionId: row.id,
+    csrfToken: row.csrf_token,
+  }
+}
+
+export async function deleteSession(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute()
+}
+
+export async function deleteExpiredSessions(db: Kysely<Database>): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -1,0 +1,42 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, UsersTable } from '../../core/schema.js'
+
+export type UserRow = Selectable<UsersTable>
+
+export function findUserByName(db: Kysely<Database>, name: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst()
+}
+
+export function findUserById(db: Kysely<Database>, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function countUsers(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function insertUser(
+  db: Kysely<Database>,
+  user: { name: string; email: string | null; passwordHash: string; admin: boolean },
+): Promise<number> {
+  const now = Date.now()
+  const row = await db
+    .insertInto('users')
+    .values({
+      name: user.name,
+      email: user.email,
+      password_hash: user.passwordHash,
+      realm: 'internal',
+      admin: user.admin ? 1 : 0,
+      disabled: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}

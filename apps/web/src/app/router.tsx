@@ -1,0 +1,233 @@
+import type { QueryClient } from '@tanstack/react-query'
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Navigate,
+  redirect,
+} from '@tanstack/react-router'
+import type { UserData } from '@trove/contracts/auth'
+import { currentUserQuery } from '../features/auth/api/currentUser'
+import { logout } from '../features/auth/api/logout'
+import { notify } from '../lib/notify'
+import { loadChunk } from './chunks'
+import { type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
+import { previousPath, rememberPath } from './navigation'
+import { RootLayout } from './RootLayout'
+import { RouteError } from './RouteError'
+
+export interface RouterContext {
+  queryClient: QueryClient
+}
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** The route name the specification uses. */
+    name?: string
+    /** The screen title, used for the page title. */
+    title?: string
+  }
+}
+
+/** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
+function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
+  return lazyRouteComponent(() => loadChunk(id, importer), exportName)
+}
+const pending = () => screen('pending', () => import('./screens/PendingScreen'), 'PendingScreen')
+
+/** Instance settings the guards read; anonymous access arrives with the security configuration. */
+const instance = { anonymousAccess: false }
+
+function follow(result: GuardResult): void {
+  if (result.kind === 'allow') return
+  if (result.notice) notify({ color: 'red', message: result.notice, autoClose: 4500 })
+  throw redirect({ to: result.to, search: result.search, replace: true })
+}
+
+async function currentUser(queryClient: QueryClient): Promise<UserData> {
+  return queryClient.ensureQueryData(currentUserQuery())
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  errorComponent: RouteError,
+  notFoundComponent: () => <Navigate to="/404" replace />,
+})
+
+// Pages anyone may see, without the application frame.
+const publicLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_public',
+  component: lazyRouteComponent(() => loadChunk('public-layout', () => import('./PublicLayout')), 'PublicLayout'),
+})
+
+const notFoundRoute = createRoute({
+  getParentRoute: () => publicLayout,
+  path: '/404',
+  staticData: { name: '404', title: 'Page not found' },
+  component: screen('not-found', () => import('../features/errors/NotFoundPage'), 'NotFoundPage'),
+})
+const notAcceptableRoute = createRoute({
+  getParentRoute: () => publicLayout,
+  path: '/406/$requestId',
+  staticData: { name: '406', title: 'Not acceptable' },
+  component: screen('not-acceptable', () => import('./screens/NotAcceptableScreen'), 'NotAcceptableScreen'),
+})
+const internalErrorRoute = createRoute({
+  getParentRoute: () => publicLayout,
+  path: '/500',
+  staticData: { name: '500', title: 'Error' },
+  beforeLoad: () => follow(internalErrorGuard(previousPath())),
+  component: screen('internal-error', () => import('../features/errors/InternalErrorPage'), 'InternalErrorPage'),
+})
+
+// Sign-in screens: public, and a signed-in user is sent on.
+const loginRoute = createRoute({
+  getParentRoute: () => publicLayout,
+  path: '/login',
+  beforeLoad: async ({ context }) =>
+    follow(sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), instance)),
+})
+const loginChild = (path: string, name: string, title: string) =>
+  createRoute({ getParentRoute: () => loginRoute, path, staticData: { name, title }, component: pending() })
+const loginRoutes = [
+  createRoute({
+    getParentRoute: () => loginRoute,
+    path: '/',
+    staticData: { name: 'login', title: 'Login' },
+    component: screen('login', () => import('./screens/LoginScreen'), 'LoginScreen'),
+  }),
+  loginChild('otp-login', 'otp-login', 'One-time code'),
+  loginChild('mfa-enroll', 'mfa-enroll', 'Multi-factor authentication'),
+  loginChild('forgot-password', 'forgot-password', 'Forgot password'),
+  loginChild('reset-password', 'reset-password', 'Reset password'),
+  loginChild('change-password/{-$userName}', 'change-password', 'Change password'),
+  loginChild('registration', 'registration', 'Registration'),
+  loginChild('invitation', 'invitation', 'Invitation'),
+  loginChild('cli-registration', 'cli-registration', 'Command-line login'),
+  loginChild('sso/$ssoLoginType', 'sso', 'Single sign-on'),
+]
+// /auth is an alias of /login.
+const authAliasRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/auth/$',
+  beforeLoad: ({ params }) => {
+    throw redirect({ href: `/ui/login/${params._splat ?? ''}`.replace(/\/$/, ''), replace: true })
+  },
+})
+const authAliasRootRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/auth',
+  beforeLoad: () => {
+    throw redirect({ to: '/login', replace: true })
+  },
+})
+
+const logoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/logout',
+  staticData: { name: 'logout' },
+  beforeLoad: async ({ context }) => {
+    await logout()
+    context.queryClient.clear()
+    throw redirect({ to: '/login', search: { logout: true }, replace: true })
+  },
+})
+
+const publicScreens = [
+  ['/auth-provider/$type', 'auth-provider', 'Authentication provider'],
+  ['/plugs/extension/cli', 'cli', 'Command-line login'],
+  ['/plugs/extension/cli/verify', 'cli-verify', 'Command-line login'],
+].map(([path, name, title]) =>
+  createRoute({ getParentRoute: () => publicLayout, path: path as string, staticData: { name, title }, component: pending() }),
+)
+
+// Everything else lives in the application frame and needs a session (or anonymous access).
+const appLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: '_app',
+  beforeLoad: async ({ context }) =>
+    follow(sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance)),
+  component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
+})
+
+const landing = async ({ context }: { context: RouterContext }) =>
+  follow(landingGuard(await currentUser(context.queryClient), instance))
+const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
+const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })
+
+const overviewRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/overview',
+  staticData: { name: 'overview', title: 'Overview' },
+  component: screen('overview', () => import('../features/overview/OverviewPage'), 'OverviewPage'),
+})
+
+/** The 'tested' feature is not supported by this instance, so these routes cancel navigation. */
+const testedOnly = () => {
+  throw redirect({ to: previousPath() ?? '/', replace: true })
+}
+
+const appScreens = [
+  ['/authorization', 'authorization', 'Authorization'],
+  ['/user_profile', 'user_profile', 'Edit profile'],
+  ['/user/my-jfrog-redirect', 'my-account-redirect', 'Account portal'],
+  ['/get_started', 'get_started', 'Getting started'],
+  ['/tour_get_started', 'tour_get_started', 'Getting started'],
+  ['/integrations', 'integrations', 'Integrations'],
+  ['/packages/{-$packageId}/{-$versionId}', 'packages', 'Packages'],
+  ['/release-bundles', 'release-bundles', 'Release bundles'],
+  ['/release-bundles/$activeTab', 'release-bundles.tab', 'Release bundles'],
+  ['/release-bundles-teaser', 'release-bundles-teaser', 'Release bundles'],
+  ['/topology-teaser', 'topology-teaser', 'Topology'],
+].map(([path, name, title]) =>
+  createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
+)
+const gatedScreens = [
+  ['/template', 'template', 'Template'],
+  ['/demo', 'demo', 'Demo'],
+].map(([path, name, title]) =>
+  createRoute({
+    getParentRoute: () => appLayout,
+    path: path as string,
+    staticData: { name, title },
+    beforeLoad: testedOnly,
+    component: pending(),
+  }),
+)
+
+const routeTree = rootRoute.addChildren([
+  publicLayout.addChildren([
+    notFoundRoute,
+    notAcceptableRoute,
+    internalErrorRoute,
+    loginRoute.addChildren(loginRoutes),
+    ...publicScreens,
+  ]),
+  authAliasRootRoute,
+  authAliasRoute,
+  logoutRoute,
+  indexRoute,
+  homeRoute,
+  appLayout.addChildren([overviewRoute, ...appScreens, ...gatedScreens]),
+])
+
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createRouter({
+    routeTree,
+    basepath: '/ui',
+    context: { queryClient },
+    defaultErrorComponent: RouteError,
+    defaultPreload: 'intent',
+    notFoundMode: 'root',
+  })
+  router.subscribe('onResolved', ({ toLocation }) => rememberPath(toLocation.pathname))
+  return router
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>
+  }
+}

@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { apiRequest } from '../../../lib/api'
+
+export interface Footer {
+  serverName: string | null
+  version: string
+  revision: string
+}
+
+export const getFooter = () => apiRequest<Footer>('/ui/auth/screen/footer')
+
+export const footerQuery = () => queryOptions({ queryKey: ['auth', 'footer'], queryFn: getFooter, staleTime: 5 * 60_000 })
+
+export const useFooter = () => useQuery(footerQuery())

@@ -1,0 +1,89 @@
+import { CONSOLE_API_BASE, CSRF_COOKIE, CSRF_HEADER } from '@trove/contracts/http'
+
+/** Every console call goes under this prefix, followed by the path the specification gives. */
+export const API_BASE = CONSOLE_API_BASE
+
+/** An error answer from the server, with its status and the server's message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+interface Handlers {
+  /** A call was refused for want of a session (401) */
+  onUnauthorized?: (error: ApiError) => void
+  /** A call was refused to the signed-in user (403) */
+  onForbidden?: (error: ApiError) => void
+}
+let handlers: Handlers = {}
+
+/** The app wires the 401 → sign-in and 403 → not-authorized reactions once, at start. */
+export function configureApi(next: Handlers): void {
+  handlers = next
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  body?: unknown
+  query?: Record<string, string | number | boolean | undefined>
+  /** Let the caller handle 401/403 itself (sign-in forms do) instead of the app-wide reaction. */
+  handleAuthErrors?: boolean
+  signal?: AbortSignal
+}
+
+function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...value] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(value.join('='))
+  }
+  return undefined
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let message = response.statusText || `Request failed with status ${response.status}`
+  try {
+    const body = (await response.json()) as { errors?: { message?: string }[] }
+    message = body.errors?.[0]?.message ?? message
+  } catch {
+    // not JSON: keep the status text
+  }
+  return new ApiError(response.status, message)
+}
+
+/** The one fetch wrapper: same-origin credentials, the CSRF header, JSON in and out, typed errors. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET'
+  const url = new URL(`${API_BASE}${path}`, window.location.origin)
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value))
+  }
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  if (method !== 'GET') {
+    const csrf = readCookie(CSRF_COOKIE)
+    if (csrf) headers[CSRF_HEADER] = csrf
+  }
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  })
+  if (!response.ok) {
+    const error = await errorFrom(response)
+    if (!options.handleAuthErrors) {
+      if (error.status === 401) handlers.onUnauthorized?.(error)
+      if (error.status === 403) handlers.onForbidden?.(error)
+    }
+    throw error
+  }
+  if (response.status === 204) return undefined as T
+  const type = response.headers.get('content-type') ?? ''
+  return (type.includes('application/json') ? await response.json() : await response.text()) as T
+}

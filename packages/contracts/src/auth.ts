@@ -1,0 +1,33 @@
+import { z } from 'zod'
+
+/** Body of POST /ui/api/v1/ui/auth/login (shell §3 "Login payload"). */
+export const LoginRequest = z
+  .object({
+    user: z.string().min(1).max(255),
+    password: z.string().min(1).max(1024),
+    type: z.literal('login'),
+  })
+  .meta({ id: 'LoginRequest' })
+export type LoginRequest = z.infer<typeof LoginRequest>
+
+export const LoginQuery = z.object({
+  _spring_security_remember_me: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+})
+
+export const MfaStatus = z.enum(['none', 'enroll', 'verify'])
+export type MfaStatus = z.infer<typeof MfaStatus>
+
+/** User data (shell §3): what the console knows of who is signed in. */
+export const UserData = z
+  .object({
+    name: z.string(),
+    realm: z.string(),
+    admin: z.boolean(),
+    anonymous: z.boolean(),
+    mfaStatus: MfaStatus,
+  })
+  .meta({ id: 'UserData' })
+export type UserData = z.infer<typeof UserData>

@@ -1,0 +1,21 @@
+/** Business constants and limits of the specification (shell §9, operations §9). */
+export const Limits = {
+  postLoginPathLifetimeMs: 8 * 60 * 60 * 1000,
+  postLoginPathFallback: '/',
+  chunkScriptTimeoutMs: 120_000,
+  microfrontendMountLimitMs: 100_000,
+  microfrontendCacheTtlMs: 7 * 24 * 60 * 60 * 1000,
+  idleThresholdMs: 60_000,
+  uploadLimitBytes: 13 * 1024 * 1024,
+  uploadExtension: 'json',
+  toastContactMs: 5000,
+  toastMs: 4500,
+  notificationMs: 3000,
+  defaultPageSize: 100,
+  projectKeyMaxLength: 128,
+  xrayPaginatedRows: 20,
+  supportBundleRefreshMs: 3000,
+  integrationFilterDebounceMs: 300,
+  integrationSideFilterWidthPx: 314,
+  walkThroughModalWidthPx: 420,
+} as const

@@ -1,0 +1,99 @@
+/**
+ * Every user-visible text the specification quotes, verbatim. Code and tests import these so the
+ * two can never drift apart. Placeholders in braces are filled with `format()`.
+ */
+
+/** Fills `{name}` placeholders: format('Loading chunk {id} failed', { id: 7 }). */
+export function format(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole))
+}
+
+export const BRAND_NAME = 'Trove'
+
+export const Messages = {
+  // Generic error screen (shell §8)
+  errorHeader: 'Oops!',
+  errorSubheader: 'Something went wrong',
+  errorUnexpected: 'An unexpected error has occurred and your request could not be completed.',
+  errorPersists: 'Please try again and in case this problem persists contact your system administrator.',
+  errorSeeMoreDetails: 'See more details',
+  somethingWentWrong: 'something went wrong',
+
+  // Access and modes
+  notAuthorized: 'You are not authorized to view this page',
+  readOnlyMode: 'You cannot use this option in read-only mode',
+
+  // Password flows
+  emailNotSent: "Email wasn't sent",
+  resetPasswordFailed: 'Failed to reset the password',
+  changePasswordFailed: 'Failed to change password',
+
+  // Forms (shell §5)
+  fieldMandatory: 'This field is mandatory',
+  invalidName: 'Name can only contain alphanumeric characters, dashes and periods',
+  fileExtensionJson: 'File should have an extension of .json',
+  fileTooLarge: 'File size should be less than',
+  invalidUrl: 'Enter a valid URL',
+  projectKeyLowercase: 'Project key must start with a lowercase character',
+  projectCreateFailed: 'Failed to create a project',
+
+  // Contact us
+  contactSuccessTitle: 'Thank you for your request',
+  contactSuccessBody: 'We will be in touch via email soon',
+  contactFailureTitle: 'There was an issue with your request',
+  contactFailureBody: 'Please try to submit your request again',
+
+  // Micro-frontends and chunks
+  microfrontendResolveFailed: 'Error: failed resolving microfrontend {path}',
+  microfrontendFetchFailed: 'Could not fetch microfrontend application',
+  microfrontendSetupFailed: 'Could not setup microfrontend application',
+  chunkLoadFailed: 'Loading chunk {id} failed',
+  cssChunkLoadFailedCode: 'CSS_CHUNK_LOAD_FAILED',
+
+  // Quotas and storage
+  dataTransferQuota: 'You have reached your monthly quota for Data Transfer. To continue and start enjoying unlimited transfer,',
+  storageCalculatingFirst: 'Calculating the storage cache for the first time...',
+  storageCalculating: 'Calculating...',
+
+  // Packages (operations §2)
+  noPackagesFound: 'No packages found, please refine your search criteria',
+  findPackagesHint: 'Find your packages using the Search Bar',
+  packageSoon: 'Package will be available in a few minutes / Please try again later',
+  packageListNotReady: 'package list is not yet available',
+  onlySemverReleases: 'Only semver release versions will be shown',
+
+  // Security data
+  xrayUnavailable: 'Xray is unavailable',
+  xrayLicenseRequired: 'Requires an Xray license',
+  notScanned: 'Not Scanned',
+
+  // Integrations
+  searchIntegrations: 'Search for integrations',
+  noIntegrationsFound: 'No integrations found',
+  noIntegrationsHint: 'Try searching for a different integration or change your filter selection on the right',
+  learnMore: 'Learn More',
+  setUp: 'Set Up',
+  connectionTestFailed: 'Connection test failed, please check your credentials',
+  integrationCreated: 'Successfully created',
+  integrationCreateFailed: 'Error while creating integration',
+  integrationUpdated: 'Successfully updated',
+  integrationUpdateFailed: 'Error while updating integration',
+  integrationDeleted: 'Successfully deleted',
+  integrationDeleteFailed: 'Error while deleting integration',
+  userNameRequired: 'User name is required',
+  tokenRequired: 'Token is required',
+  integrationNameRequired: 'Integration name is required',
+
+  // Operations
+  waitingForLogs: 'Waiting for Logs...',
+  uptimeUnavailable: 'unavailable',
+  retentionFetchFailed: 'There was an error while trying to fetch retention feature status: {message}',
+} as const
+
+export type MessageKey = keyof typeof Messages
+
+/** The default name of a SAML provider (shell §9). */
+export const DEFAULT_SAML_PROVIDER_NAME = 'SAML SSO'
+
+/** The default project (shell §3). */
+export const DEFAULT_PROJECT = { name: 'Default Project', key: 'dflt' } as const
