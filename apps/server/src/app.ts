@@ -55,7 +55,12 @@ function readBuildInfo(): BuildInfo {
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /** Builds the whole server: database migrated, first admin ensured, every module registered. Tests call this. */
-export async function buildApp(config: Config): Promise<App> {
+export interface BuildOptions {
+  /** Registers extra routes before the app is ready (tests use it for routes that fail on purpose). */
+  extend?: (app: FastifyInstance) => Promise<void> | void
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const log = createServiceLogger(config.dataDir, SERVICE_ID, config.log)
   const db = openDb(config)
   let firstAdmin: FirstAdmin | null
@@ -91,8 +96,14 @@ export async function buildApp(config: Config): Promise<App> {
   requireAccessRules(app)
   registerErrorHandling(app)
 
+  let shuttingDown = false
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+  })
+  // A response finished during shutdown closes its connection, so a keep-alive client does not
+  // hold the server open until its idle timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (shuttingDown) reply.header('connection', 'close')
   })
 
   await app.register(fastifyHelmet, {
@@ -147,6 +158,8 @@ export async function buildApp(config: Config): Promise<App> {
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
 
+  if (options.extend) await app.register(async (child) => options.extend?.(child as unknown as FastifyInstance))
+
   app.setNotFoundHandler((request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && isConsolePath(request.url)) return sendIndex(reply)
     return sendError(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`)
@@ -164,6 +177,7 @@ export async function buildApp(config: Config): Promise<App> {
     firstAdmin,
     close: () => {
       closing ??= (async () => {
+        shuttingDown = true
         await app.close()
         log.logger.info('server stopped')
         await log.close()

@@ -38,7 +38,9 @@ export class RotatingFile {
   ) {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0
-    this.boom = pino.destination({ dest: file, append: true, mkdir: true, sync: false })
+    // Synchronous writes: every line is in the file when the call returns, so a crash loses
+    // nothing and a reader tailing the file sees it at once; open and rotation are immediate too.
+    this.boom = pino.destination({ dest: file, append: true, mkdir: true, sync: true })
   }
 
   write(chunk: string): boolean {
@@ -49,7 +51,6 @@ export class RotatingFile {
   }
 
   private rotate(): void {
-    this.boom.flushSync()
     const { dir, name, ext } = path.parse(this.file)
     const numbered = (n: number) => path.join(dir, `${name}.${n}${ext}`)
     fs.rmSync(numbered(this.maxFiles), { force: true })

@@ -1,0 +1,58 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({})
+    expect(config.port).toBe(8080)
+    expect(config.host).toBe('0.0.0.0')
+    expect(config.dataDir).toBe(path.resolve('./data'))
+    expect(config.databaseUrl).toBeUndefined()
+    expect(config.adminPassword).toBeUndefined()
+    expect(config.log).toMatchObject({ level: 'info', stdout: true, maxSize: 10 * 1024 * 1024 })
+  })
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      TROVE_PORT: '9000',
+      TROVE_HOST: '127.0.0.1',
+      TROVE_DATA_DIR: '/srv/trove',
+      TROVE_DATABASE_URL: 'postgres://trove:secret@db:5432/trove',
+      TROVE_BASE_URL: 'https://trove.example.com/',
+      TROVE_ADMIN_PASSWORD: 'a-long-password',
+      TROVE_LOG_MAX_SIZE: '512k',
+    })
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      dataDir: '/srv/trove',
+      databaseUrl: 'postgres://trove:secret@db:5432/trove',
+      baseUrl: 'https://trove.example.com',
+      adminPassword: 'a-long-password',
+    })
+    expect(config.log.maxSize).toBe(512 * 1024)
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ TROVE_DATABASE_URL: '' }).databaseUrl).toBeUndefined()
+  })
+
+  it('names every bad variable and what was expected', () => {
+    let error: unknown
+    try {
+      loadConfig({ TROVE_PORT: 'eighty', TROVE_DATABASE_URL: 'mysql://x', TROVE_ADMIN_PASSWORD: 'short' })
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    const message = (error as Error).message
+    expect(message).toContain('TROVE_PORT="eighty": expected a whole number between 0 and 65535')
+    expect(message).toContain('TROVE_DATABASE_URL="mysql://x": expected a postgres:// URL, or unset for SQLite')
+    expect(message).toContain('TROVE_ADMIN_PASSWORD')
+  })
+
+  it('rejects a port out of range', () => {
+    expect(() => loadConfig({ TROVE_PORT: '70000' })).toThrow(/TROVE_PORT/)
+  })
+})
