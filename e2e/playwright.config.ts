@@ -1,0 +1,52 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// One real server for the run, on a fresh data dir. Workers load this file too and inherit the
+// environment, so they share the same server and directory.
+process.env.TROVE_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-'))
+process.env.TROVE_E2E_PORT ??= String(40000 + Math.floor(Math.random() * 20000))
+export const ADMIN_PASSWORD = 'e2e-admin-password'
+const baseURL = `http://127.0.0.1:${process.env.TROVE_E2E_PORT}`
+
+export default defineConfig({
+  testDir: 'tests',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['dot'], ['json']] : [['list']],
+  use: {
+    baseURL,
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node ../apps/server/dist/src/main.js',
+    url: `${baseURL}/api/system/ping`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      TROVE_PORT: process.env.TROVE_E2E_PORT,
+      TROVE_HOST: '127.0.0.1',
+      TROVE_DATA_DIR: process.env.TROVE_E2E_DATA_DIR,
+      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      TROVE_LOG_STDOUT: 'false',
+    },
+  },
+})

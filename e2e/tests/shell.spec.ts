@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test'
+import { ADMIN_PASSWORD } from '../playwright.config'
+import { signInAsAdmin } from './signIn'
+
+test('sign in, see the overview, hit a 404, sign out', async ({ page, context }) => {
+  await page.goto('/')
+  await expect(page).toHaveURL(/\/ui\/login$/)
+  await expect(page).toHaveTitle('Login - Trove')
+
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password')
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Incorrect user name or password')
+
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+  await expect(page).toHaveTitle('Overview - Trove')
+  const session = (await context.cookies()).find((c) => c.name === 'trove_session')
+  expect(session?.httpOnly).toBe(true)
+  expect(session?.sameSite).toBe('Lax')
+  expect(session?.expires).toBe(-1) // no remember-me: ends with the browser
+
+  await page.goto('/ui/no/such/screen')
+  await expect(page).toHaveURL(/\/ui\/404$/)
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+  await expect(page).toHaveTitle('Page not found - Trove')
+
+  await page.goto('/ui/overview')
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  expect((await context.cookies()).find((c) => c.name === 'trove_session')).toBeUndefined()
+
+  await page.goto('/ui/overview')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  await expect(page.getByText('You are not authorized to view this page')).toBeVisible()
+})
+
+test('a signed-in user who opens the login page is sent on', async ({ page }) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/login')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await page.goto('/ui/auth')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+})
+
+test('the 406 page shows the request id', async ({ page }) => {
+  await page.goto('/ui/406/req-7f3a')
+  await expect(page.getByTestId('request-id')).toHaveText('req-7f3a')
+  await expect(page).toHaveTitle('Not acceptable - Trove')
+})
+
+test('the 500 page opened directly redirects to /', async ({ page }) => {
+  await page.goto('/ui/500')
+  await expect(page).toHaveURL(/\/ui\/login$/)
+})
+
+test('a screen whose chunk is missing shows the error screen with the chunk error', async ({ page }) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/404')
+  await page.route(/\/ui\/assets\/OverviewPage-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: '' }))
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/ui/overview')
+    window.dispatchEvent(new PopStateEvent('popstate'))
+  })
+  await expect(page.getByRole('heading', { name: 'Oops!' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible()
+  await page.getByRole('button', { name: 'See more details' }).click()
+  await expect(page.getByText('Loading chunk overview failed (missing)')).toBeVisible()
+})
+
+test('the API reference is served', async ({ page }) => {
+  await page.goto('/api/docs')
+  await expect(page.getByText('Trove API')).toBeVisible()
+})
