@@ -3,8 +3,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyCompress from '@fastify/compress'
-import fastifyCookie from '@fastify/cookie'
-import fastifyHelmet from '@fastify/helmet'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -24,6 +22,7 @@ import { registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
+import { securityHeaders } from './core/securityHeaders.js'
 import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
@@ -96,40 +95,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   requireAccessRules(app)
   registerErrorHandling(app)
 
+  securityHeaders(app)
   let shuttingDown = false
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
   // A response finished during shutdown closes its connection, so a keep-alive client does not
   // hold the server open until its idle timeout.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (shuttingDown) reply.header('connection', 'close')
+    done(null, payload)
   })
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets CSS variables in a style element; swagger-ui styles inline.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // The console is same-origin only; tools call the API without browsers' cross-origin rules.
-    crossOriginEmbedderPolicy: false,
-  })
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { 1: 4 } }, // BROTLI_PARAM_QUALITY = 4: fast enough to compress on the fly
   })
-  await app.register(fastifyCookie)
   enforceAccess(app, ctx.principal)
 
   await app.register(fastifySwagger, {

@@ -55,14 +55,18 @@ export const CSRF_REFUSED = 'Missing or invalid CSRF token'
  * a browser session must also carry the session's CSRF token, which a cross-site page cannot read.
  */
 export function enforceAccess(app: FastifyInstance, resolve: PrincipalResolver): void {
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access
-    if (!access || access === 'public') return
+  const check = async (request: FastifyRequest, access: Access) => {
     const principal = await resolve(request)
     if (!principal) throw unauthorized()
     if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== principal.csrfToken) {
       throw forbidden(CSRF_REFUSED)
     }
     if (access === 'admin' && !principal.admin) throw forbidden()
+  }
+  // Public routes (health checks, static files) pass synchronously, without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const access = request.routeOptions.config?.access
+    if (!access || access === 'public') return done()
+    check(request, access).then(() => done(), done)
   })
 }

@@ -1,4 +1,5 @@
 import { SESSION_COOKIE } from '@trove/contracts/http'
+import { parse } from 'cookie'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Principal, PrincipalResolver } from '../../core/access.js'
@@ -12,10 +13,16 @@ export function principalResolver(db: Kysely<Database>): PrincipalResolver {
   return (request) => {
     let principal = resolved.get(request)
     if (!principal) {
-      const token = request.cookies[SESSION_COOKIE]
+      const token = sessionToken(request)
       principal = token ? findSessionPrincipal(db, token) : Promise.resolve(null)
       resolved.set(request, principal)
     }
     return principal
   }
+}
+
+/** The session token a request carries, if any. Cookies are parsed only where a session is looked up. */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie
+  return header ? parse(header)[SESSION_COOKIE] : undefined
 }

@@ -1,14 +1,15 @@
-import type { CookieSerializeOptions } from '@fastify/cookie'
 import { LoginQuery, LoginRequest, UserData } from '@trove/contracts/auth'
 import { CSRF_COOKIE, SESSION_COOKIE } from '@trove/contracts/http'
+import { type SerializeOptions, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
+import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
 import { deleteSession, findSessionPrincipal } from './sessions.js'
 
-function cookieOptions(request: FastifyRequest, expiresAt: number | null): CookieSerializeOptions {
+function cookieOptions(request: FastifyRequest, expiresAt: number | null): SerializeOptions {
   return {
     path: '/',
     sameSite: 'lax',
@@ -19,8 +20,8 @@ function cookieOptions(request: FastifyRequest, expiresAt: number | null): Cooki
 }
 
 function clearSessionCookies(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/' })
-  reply.clearCookie(CSRF_COOKIE, { path: '/' })
+  const gone = { path: '/', expires: new Date(0), maxAge: 0 }
+  reply.header('set-cookie', [serialize(SESSION_COOKIE, '', gone), serialize(CSRF_COOKIE, '', gone)])
 }
 
 /** The console's sign-in calls, under /ui/api/v1/ui/auth. */
@@ -41,7 +42,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         // Sign-in always starts a fresh session: an existing one is ended, never reused (no fixation).
-        const previous = request.cookies[SESSION_COOKIE]
+        const previous = sessionToken(request)
         if (previous) {
           const old = await findSessionPrincipal(ctx.db.kysely, previous)
           if (old) await deleteSession(ctx.db.kysely, old.sessionId)
@@ -55,8 +56,10 @@ export const authRoutes =
           userAgent: request.headers['user-agent'] ?? null,
         })
         const expires = rememberMe ? session.expiresAt : null
-        reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(request, expires), httpOnly: true })
-        reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...cookieOptions(request, expires), httpOnly: false })
+        reply.header('set-cookie', [
+          serialize(SESSION_COOKIE, session.token, { ...cookieOptions(request, expires), httpOnly: true }),
+          serialize(CSRF_COOKIE, session.csrfToken, { ...cookieOptions(request, expires), httpOnly: false }),
+        ])
         request.log.info({ user: user.name, rememberMe }, 'signed in')
         return user
       },
@@ -81,7 +84,7 @@ export const authRoutes =
       },
       async (request, reply) => {
         const principal = await ctx.principal(request)
-        if (!principal && request.cookies[SESSION_COOKIE]) clearSessionCookies(reply)
+        if (!principal && sessionToken(request)) clearSessionCookies(reply)
         reply.header('cache-control', 'no-store')
         return userData(principal)
       },

@@ -11,10 +11,15 @@ export const systemRoutes =
       '/ping',
       {
         config: { access: 'public' },
+        // Load balancers poll this: no request log line and no compression for a 2-byte answer.
         logLevel: 'warn',
+        compress: false,
+        decompress: false,
         schema: { tags: ['system'], summary: 'Liveness: answers OK', response: { 200: z.string() } },
       },
-      async (_request, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('OK'),
+      (_request, reply) => {
+        reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('OK')
+      },
     )
 
     app.get(

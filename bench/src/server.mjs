@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).pathname
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts the built server on a fresh data dir; resolves once it answers ping, with the time that took. */
+export async function startServer(env = {}) {
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const started = performance.now()
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      TROVE_DATA_DIR: dataDir,
+      TROVE_PORT: String(port),
+      TROVE_HOST: '127.0.0.1',
+      TROVE_LOG_STDOUT: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/system/ping`)
+      if (res.ok && (await res.text()) === 'OK') break
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error('the server exited during start')
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  const startMs = performance.now() - started
+  return {
+    url,
+    dataDir,
+    startMs,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

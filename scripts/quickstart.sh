@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs, builds and starts Trove on the embedded default: SQLite and ./data.
+# On the first start the server prints the console's URL and the admin account's password.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "Installing npm packages…"
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+echo "Building…"
+npm run build --silent
+exec node apps/server/dist/src/main.js

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what the tests need and runs every suite: lint, types, build, unit, server on SQLite,
+# server on PostgreSQL, browser journeys. Prints one line per suite and ends with
+# "N passed, N failed" over all of them. Exits non-zero if anything failed.
+#   --no-install   skip the apt and npm steps (for a machine that has them already)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+results="$root/.tmp/test-results"
+rm -rf "$results" && mkdir -p "$results"
+bin="$root/node_modules/.bin"
+
+install=1
+[[ "${1:-}" == "--no-install" ]] && install=0
+
+if [[ $install -eq 1 ]]; then
+  missing=()
+  [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "Installing Debian packages: ${missing[*]}"
+    if [[ $(id -u) -ne 0 ]]; then
+      echo "Need root to install ${missing[*]} (run: sudo apt-get install ${missing[*]})" >&2
+      exit 1
+    fi
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+      { echo "apt-get install ${missing[*]} failed" >&2; exit 1; }
+  fi
+  echo "Installing npm packages"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >"$results/npm-ci.log" 2>&1 ||
+    { tail -n 40 "$results/npm-ci.log"; echo "npm ci failed" >&2; exit 1; }
+fi
+
+# Runs one suite quietly; shows its log only when it fails.
+suite() {
+  local name=$1; shift
+  local log="$results/$name.log" started=$SECONDS
+  if "$@" >"$log" 2>&1; then
+    printf '  ok    %-22s %4ss\n' "$name" $((SECONDS - started))
+    echo "$name pass" >>"$results/checks.txt"
+  else
+    printf '  FAIL  %-22s %4ss\n' "$name" $((SECONDS - started))
+    echo "$name fail" >>"$results/checks.txt"
+    tail -n 60 "$log" | sed 's/^/        /'
+  fi
+}
+
+vitest() { # name dir [extra env...]
+  local name=$1 dir=$2
+  (cd "$dir" && "$bin/vitest" run --reporter=dot --reporter=json --outputFile.json="$results/$name.json")
+}
+
+echo "Running the suites"
+suite lint "$bin/biome" check .
+suite typecheck npm run typecheck --silent
+suite build npm run build --silent
+suite unit-contracts vitest unit-contracts packages/contracts
+suite unit-web vitest unit-web apps/web
+suite server-sqlite vitest server-sqlite apps/server
+suite server-postgres scripts/with-postgres.sh bash -c "cd apps/server && '$bin/vitest' run --reporter=dot --reporter=json --outputFile.json='$results/server-postgres.json'"
+e2e_data=$(mktemp -d /tmp/trove-e2e-XXXXXX)
+suite e2e env TROVE_E2E_DATA_DIR="$e2e_data" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" bash -c "cd e2e && '$bin/playwright' test"
+rm -rf "$e2e_data"
+
+node scripts/summarize.mjs "$results"
