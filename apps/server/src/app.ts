@@ -61,7 +61,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const log = createServiceLogger(config.dataDir, SERVICE_ID, config.log)
-  const db = openDb(config)
+  const db = await openDb(config)
   let firstAdmin: FirstAdmin | null
   try {
     const applied = await migrateToLatest(db)
