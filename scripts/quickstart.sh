@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "Installing npm packages…"
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+# npm install keeps the lockfile's versions (npm ci would refuse optional binaries a mirror lacks)
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
 echo "Building…"
 npm run build --silent
 exec node apps/server/dist/src/main.js
