@@ -31,3 +31,13 @@ export const UserData = z
   })
   .meta({ id: 'UserData' })
 export type UserData = z.infer<typeof UserData>
+
+/** GET /ui/api/v1/ui/auth/screen/footer: what the console frame shows of the server. */
+export const Footer = z
+  .object({
+    serverName: z.string().nullable(),
+    version: z.string(),
+    revision: z.string(),
+  })
+  .meta({ id: 'Footer' })
+export type Footer = z.infer<typeof Footer>

@@ -11,6 +11,7 @@ import type { UserData } from '@trove/contracts/auth'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
 import { notify } from '../lib/notify'
+import { ScreenLoader } from '../ui/ScreenLoader'
 import { loadChunk } from './chunks'
 import { type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
@@ -219,6 +220,7 @@ export function createAppRouter(queryClient: QueryClient) {
     basepath: '/ui',
     context: { queryClient },
     defaultErrorComponent: RouteError,
+    defaultPendingComponent: ScreenLoader,
     defaultPreload: 'intent',
     notFoundMode: 'root',
   })

@@ -1,9 +1,8 @@
-import { LoginQuery, LoginRequest, UserData } from '@trove/contracts/auth'
+import { Footer, LoginQuery, LoginRequest, UserData } from '@trove/contracts/auth'
 import { CSRF_COOKIE, SESSION_COOKIE } from '@trove/contracts/http'
 import { type SerializeOptions, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
@@ -97,7 +96,7 @@ export const authRoutes =
         schema: {
           tags: ['auth'],
           summary: 'Server name and version for the console frame',
-          response: { 200: z.object({ serverName: z.string().nullable(), version: z.string(), revision: z.string() }) },
+          response: { 200: Footer },
         },
       },
       async () => ({ serverName: ctx.config.serverName ?? null, version: ctx.build.version, revision: ctx.build.revision }),

@@ -1,11 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import type { Footer } from '@trove/contracts/auth'
 import { apiRequest } from '../../../lib/api'
-
-export interface Footer {
-  serverName: string | null
-  version: string
-  revision: string
-}
 
 export const getFooter = () => apiRequest<Footer>('/ui/auth/screen/footer')
 
