@@ -27,6 +27,7 @@ import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
+import { tokenRoutes } from './modules/tokens/routes.js'
 import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
 
 /** The service id of this process in log file names and, later, in the node registry. */
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(systemRoutes(ctx), { prefix })
   }
   await app.register(authRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

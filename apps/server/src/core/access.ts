@@ -22,8 +22,12 @@ export interface Principal {
   name: string
   admin: boolean
   realm: string
-  sessionId: string
-  csrfToken: string
+  /** How the caller proved who they are: a browser session, a token, or a password (Basic). */
+  via: 'session' | 'token' | 'password'
+  sessionId?: string
+  /** Set for sessions: mutating calls must echo it. */
+  csrfToken?: string
+  tokenId?: string
 }
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>
@@ -52,13 +56,19 @@ export const CSRF_REFUSED = 'Missing or invalid CSRF token'
 
 /**
  * Enforces each route's rule before its handler runs. A call that changes something on behalf of
- * a browser session must also carry the session's CSRF token, which a cross-site page cannot read.
+ * a browser session must also carry the session's CSRF token, which a cross-site page cannot read;
+ * tokens and passwords in the Authorization header are not sent by browsers on their own, so they
+ * need none.
  */
 export function enforceAccess(app: FastifyInstance, resolve: PrincipalResolver): void {
   const check = async (request: FastifyRequest, access: Access) => {
     const principal = await resolve(request)
     if (!principal) throw unauthorized()
-    if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== principal.csrfToken) {
+    if (
+      principal.via === 'session' &&
+      !SAFE_METHODS.has(request.method) &&
+      request.headers[CSRF_HEADER] !== principal.csrfToken
+    ) {
       throw forbidden(CSRF_REFUSED)
     }
     if (access === 'admin' && !principal.admin) throw forbidden()

@@ -7,6 +7,8 @@ import type { Generated } from 'kysely'
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
+  tokens: TokensTable
+  signin_failures: SigninFailuresTable
 }
 
 export interface UsersTable {
@@ -32,4 +34,26 @@ export interface SessionsTable {
   last_seen_at: number
   ip: string | null
   user_agent: string | null
+}
+
+export type TokenKind = 'access' | 'api_key'
+
+export interface TokensTable {
+  id: string
+  user_id: number
+  kind: TokenKind
+  secret_hash: string
+  secret_encrypted: string | null
+  description: string | null
+  created_at: number
+  expires_at: number | null
+  last_used_at: number | null
+}
+
+export interface SigninFailuresTable {
+  /** `user:<name>` or `ip:<address>` */
+  key: string
+  failures: number
+  first_failure_at: number
+  locked_until: number | null
 }

@@ -44,7 +44,7 @@ export const authRoutes =
         const previous = sessionToken(request)
         if (previous) {
           const old = await findSessionPrincipal(ctx.db.kysely, previous)
-          if (old) await deleteSession(ctx.db.kysely, old.sessionId)
+          if (old?.sessionId) await deleteSession(ctx.db.kysely, old.sessionId)
         }
         const rememberMe = request.query._spring_security_remember_me
         const { session, user } = await signIn(ctx.db.kysely, {
@@ -69,7 +69,7 @@ export const authRoutes =
       { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'End the current session' } },
       async (request, reply) => {
         const principal = await ctx.principal(request)
-        if (principal) await deleteSession(ctx.db.kysely, principal.sessionId)
+        if (principal?.sessionId) await deleteSession(ctx.db.kysely, principal.sessionId)
         clearSessionCookies(reply)
         return reply.code(204).send()
       },

@@ -4,8 +4,9 @@ import type { Principal } from '../../core/access.js'
 import { HttpError } from '../../core/errors.js'
 import { decoyHash, verifyPassword } from '../../core/passwords.js'
 import type { Database } from '../../core/schema.js'
-import { findUserByName } from '../users/repo.js'
+import { findUserByName, type UserRow } from '../users/repo.js'
 import { createSession, type NewSession } from './sessions.js'
+import { addressKey, clearFailures, lockedUntil, lockMessage, recordFailure, userKey } from './throttle.js'
 
 export const BAD_CREDENTIALS = 'Incorrect user name or password'
 export const USER_DISABLED = 'This user is disabled; ask an administrator to enable it'
@@ -17,19 +18,38 @@ export function userData(principal: Principal | null): UserData {
   return { name: principal.name, realm: principal.realm, admin: principal.admin, anonymous: false, mfaStatus: 'none' }
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /**
- * Checks a user name and password and opens a session. The same message answers an unknown user
- * and a wrong password, and both cost one argon2 verification, so neither text nor timing tells
- * whether the user exists.
+ * Checks a user name and password, with the throttle of throttle.ts: a locked name or address is
+ * refused (403) before the password is looked at; a failure is answered after the throttle's delay.
+ * The same message answers an unknown user and a wrong password, and both cost one argon2
+ * verification, so neither text nor timing tells whether the user exists.
  */
+export async function verifyCredentials(
+  db: Kysely<Database>,
+  input: { user: string; password: string; ip: string | null },
+): Promise<UserRow> {
+  const keys = input.ip ? [userKey(input.user), addressKey(input.ip)] : [userKey(input.user)]
+  const until = await lockedUntil(db, keys)
+  if (until) throw new HttpError(403, lockMessage(until))
+  const user = await findUserByName(db, input.user)
+  const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password)
+  if (!user?.password_hash || !ok) {
+    await sleep(await recordFailure(db, input.user, input.ip))
+    throw new HttpError(401, BAD_CREDENTIALS)
+  }
+  if (user.disabled) throw new HttpError(403, USER_DISABLED)
+  await clearFailures(db, input.user)
+  return user
+}
+
+/** Checks a user name and password and opens a session. */
 export async function signIn(
   db: Kysely<Database>,
   input: { user: string; password: string; rememberMe: boolean; ip: string | null; userAgent: string | null },
 ): Promise<{ session: NewSession; user: UserData }> {
-  const user = await findUserByName(db, input.user)
-  const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password)
-  if (!user?.password_hash || !ok) throw new HttpError(401, BAD_CREDENTIALS)
-  if (user.disabled) throw new HttpError(403, USER_DISABLED)
+  const user = await verifyCredentials(db, input)
   const session = await createSession(db, {
     userId: user.id,
     rememberMe: input.rememberMe,

@@ -65,6 +65,7 @@ export async function findSessionPrincipal(db: Kysely<Database>, token: string):
     name: row.name,
     admin: Boolean(row.admin),
     realm: row.realm,
+    via: 'session',
     sessionId: row.id,
     csrfToken: row.csrf_token,
   }
