@@ -22,10 +22,13 @@ import { registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
+import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
 import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
@@ -91,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely) }
+  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir) }
 
   requireAccessRules(app)
   registerErrorHandling(app)
@@ -135,7 +138,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(systemRoutes(ctx), { prefix })
   }
   await app.register(authRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(mfaRoutes(ctx), { prefix: '/ui/api/v1/ui/auth/mfa' })
   await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

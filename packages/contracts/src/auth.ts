@@ -41,3 +41,22 @@ export const Footer = z
   })
   .meta({ id: 'Footer' })
 export type Footer = z.infer<typeof Footer>
+
+/** Body of the MFA verify and enroll-confirm calls (shell §7.1: authenticator type plus otp). */
+export const MfaCodeRequest = z
+  .object({
+    otp: z.string().min(1).max(16),
+    authenticatorType: z.string().max(32).optional(),
+  })
+  .meta({ id: 'MfaCodeRequest' })
+export type MfaCodeRequest = z.infer<typeof MfaCodeRequest>
+
+/** GET …/ui/auth/mfa/enroll: a new secret for any authenticator app, and its QR code. */
+export const MfaEnrollment = z
+  .object({ secret: z.string(), otpauthUrl: z.string(), qrCode: z.string() })
+  .meta({ id: 'MfaEnrollment' })
+export type MfaEnrollment = z.infer<typeof MfaEnrollment>
+
+/** Whether MFA is required: for everyone (security configuration) or for one user. */
+export const MfaRequirement = z.object({ required: z.boolean() }).meta({ id: 'MfaRequirement' })
+export type MfaRequirement = z.infer<typeof MfaRequirement>

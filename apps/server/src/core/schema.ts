@@ -9,6 +9,14 @@ export interface Database {
   sessions: SessionsTable
   tokens: TokensTable
   signin_failures: SigninFailuresTable
+  settings: SettingsTable
+}
+
+export interface SettingsTable {
+  key: string
+  /** JSON */
+  value: string
+  updated_at: number
 }
 
 export interface UsersTable {
@@ -21,6 +29,10 @@ export interface UsersTable {
   disabled: number
   created_at: number
   updated_at: number
+  mfa_secret_encrypted: string | null
+  mfa_enroll_secret_encrypted: string | null
+  mfa_last_step: number | null
+  mfa_required: Generated<number>
 }
 
 export interface SessionsTable {
@@ -34,6 +46,8 @@ export interface SessionsTable {
   last_seen_at: number
   ip: string | null
   user_agent: string | null
+  mfa_pending: Generated<number>
+  mfa_failures: Generated<number>
 }
 
 export type TokenKind = 'access' | 'api_key'

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
-import { deleteSession, findSessionPrincipal } from './sessions.js'
+import { deleteSession, deleteSessionByToken } from './sessions.js'
 
 function cookieOptions(request: FastifyRequest, expiresAt: number | null): SerializeOptions {
   return {
@@ -42,10 +42,7 @@ export const authRoutes =
       async (request, reply) => {
         // Sign-in always starts a fresh session: an existing one is ended, never reused (no fixation).
         const previous = sessionToken(request)
-        if (previous) {
-          const old = await findSessionPrincipal(ctx.db.kysely, previous)
-          if (old?.sessionId) await deleteSession(ctx.db.kysely, old.sessionId)
-        }
+        if (previous) await deleteSessionByToken(ctx.db.kysely, previous)
         const rememberMe = request.query._spring_security_remember_me
         const { session, user } = await signIn(ctx.db.kysely, {
           user: request.body.user,
@@ -83,7 +80,6 @@ export const authRoutes =
       },
       async (request, reply) => {
         const principal = await ctx.principal(request)
-        if (!principal && sessionToken(request)) clearSessionCookies(reply)
         reply.header('cache-control', 'no-store')
         return userData(principal)
       },

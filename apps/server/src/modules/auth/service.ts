@@ -5,6 +5,7 @@ import { HttpError } from '../../core/errors.js'
 import { decoyHash, verifyPassword } from '../../core/passwords.js'
 import type { Database } from '../../core/schema.js'
 import { findUserByName, type UserRow } from '../users/repo.js'
+import { mfaStatusOf } from './mfa.js'
 import { createSession, type NewSession } from './sessions.js'
 import { addressKey, clearFailures, lockedUntil, lockMessage, recordFailure, userKey } from './throttle.js'
 
@@ -44,20 +45,24 @@ export async function verifyCredentials(
   return user
 }
 
-/** Checks a user name and password and opens a session. */
+export function toUserData(user: UserRow): UserData {
+  return { name: user.name, realm: user.realm, admin: Boolean(user.admin), anonymous: false, mfaStatus: 'none' }
+}
+
+/** Checks a user name and password and opens a session (pending when a one-time code must follow). */
 export async function signIn(
   db: Kysely<Database>,
   input: { user: string; password: string; rememberMe: boolean; ip: string | null; userAgent: string | null },
 ): Promise<{ session: NewSession; user: UserData }> {
   const user = await verifyCredentials(db, input)
+  const mfaStatus = await mfaStatusOf(db, user)
+  // With MFA to enroll or verify, the session stays pending until a code is confirmed.
   const session = await createSession(db, {
     userId: user.id,
     rememberMe: input.rememberMe,
     ip: input.ip,
     userAgent: input.userAgent,
+    mfaPending: mfaStatus !== 'none',
   })
-  return {
-    session,
-    user: { name: user.name, realm: user.realm, admin: Boolean(user.admin), anonymous: false, mfaStatus: 'none' },
-  }
+  return { session, user: { ...toUserData(user), mfaStatus } }
 }

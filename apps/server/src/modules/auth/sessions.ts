@@ -19,7 +19,7 @@ export interface NewSession {
 
 export async function createSession(
   db: Kysely<Database>,
-  input: { userId: number; rememberMe: boolean; ip: string | null; userAgent: string | null },
+  input: { userId: number; rememberMe: boolean; ip: string | null; userAgent: string | null; mfaPending?: boolean },
 ): Promise<NewSession> {
   const token = crypto.randomBytes(32).toString('base64url')
   const csrfToken = crypto.randomBytes(24).toString('base64url')
@@ -37,6 +37,7 @@ export async function createSession(
       last_seen_at: now,
       ip: input.ip,
       user_agent: input.userAgent?.slice(0, 512) ?? null,
+      mfa_pending: input.mfaPending ? 1 : 0,
     })
     .execute()
   return { token, csrfToken, expiresAt }
@@ -58,6 +59,8 @@ export async function findSessionPrincipal(db: Kysely<Database>, token: string):
       'users.disabled',
     ])
     .where('sessions.id', '=', sha256(token))
+    // A sign-in still waiting for its one-time code grants nothing.
+    .where('sessions.mfa_pending', '=', 0)
     .executeTakeFirst()
   if (!row || row.expires_at <= Date.now() || row.disabled) return null
   return {
@@ -78,4 +81,42 @@ export async function deleteSession(db: Kysely<Database>, sessionId: string): Pr
 export async function deleteExpiredSessions(db: Kysely<Database>): Promise<number> {
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).executeTakeFirst()
   return Number(result.numDeletedRows)
+}
+
+/** A sign-in that passed the password and waits for its one-time code. */
+export interface PendingSession {
+  sessionId: string
+  userId: number
+  csrfToken: string
+  failures: number
+}
+
+/** The pending (password passed, code not yet) session behind a cookie token, if live. */
+export async function findPendingSession(db: Kysely<Database>, token: string): Promise<PendingSession | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'csrf_token', 'mfa_failures', 'expires_at'])
+    .where('id', '=', sha256(token))
+    .where('mfa_pending', '=', 1)
+    .executeTakeFirst()
+  if (!row || row.expires_at <= Date.now()) return null
+  return { sessionId: row.id, userId: row.user_id, csrfToken: row.csrf_token, failures: row.mfa_failures }
+}
+
+/** The code was right: the session becomes a full one. */
+export async function completeSession(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ mfa_pending: 0, mfa_failures: 0 }).where('id', '=', sessionId).execute()
+}
+
+export async function countMfaFailure(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set((eb) => ({ mfa_failures: eb('mfa_failures', '+', 1) }))
+    .where('id', '=', sessionId)
+    .execute()
+}
+
+/** Ends whatever session a cookie token names, full or pending. */
+export async function deleteSessionByToken(db: Kysely<Database>, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sha256(token)).execute()
 }

@@ -4,7 +4,6 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { notFound, unauthorized } from '../../core/errors.js'
-import { SecretBox } from '../../core/secretBox.js'
 import { deleteTokens, listTokens } from './repo.js'
 import { createAccessToken, issueApiKey, requireReauthentication, showApiKey } from './service.js'
 
@@ -12,7 +11,7 @@ import { createAccessToken, issueApiKey, requireReauthentication, showApiKey } f
 export const tokenRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
-    const box = SecretBox.open(ctx.config.dataDir)
+    const box = ctx.secrets
     const db = ctx.db.kysely
     const caller = async (request: Parameters<AppContext['principal']>[0]): Promise<Principal> => {
       const principal = await ctx.principal(request)

@@ -1,0 +1,157 @@
+import { Secret, TOTP } from 'otpauth'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { hashPassword } from '../../core/passwords.js'
+import { insertUser } from '../users/repo.js'
+import { INVALID_CODE, MFA_MAX_FAILURES, SIGN_IN_AGAIN, TOO_MANY_CODES } from './mfa.js'
+
+let t: TestApp
+let admin: Session
+beforeAll(async () => {
+  t = await createTestApp()
+  admin = await signIn(t.fastify)
+  for (const name of ['bob', 'carol', 'dave']) {
+    await insertUser(t.app.db.kysely, { name, email: null, passwordHash: await hashPassword(`${name}-password`), admin: false })
+  }
+})
+afterAll(() => t.close())
+
+const headers = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })
+const code = (secret: string, offsetSteps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSteps * 30_000,
+  })
+
+async function login(user: string) {
+  const res = await t.fastify.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/auth/login',
+    payload: { user, password: `${user}-password`, type: 'login' },
+  })
+  const pairs = [res.headers['set-cookie']].flat().map((c) => String(c).split(';')[0])
+  const session: Session = {
+    cookie: pairs.join('; '),
+    csrf: pairs.find((p) => p?.startsWith('trove_csrf='))?.slice(11) ?? '',
+    setCookies: [],
+  }
+  return { status: res.statusCode, user: res.json(), session }
+}
+const current = (s: Session) =>
+  t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/current', headers: { cookie: s.cookie } })
+const enrollStart = (s: Session) => t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: headers(s) })
+const enrollConfirm = (s: Session, otp: string) =>
+  t.fastify.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: headers(s), payload: { otp } })
+const verify = (s: Session, otp: string, withCsrf = true) =>
+  t.fastify.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/auth/mfa/verify',
+    headers: withCsrf ? headers(s) : { cookie: s.cookie },
+    payload: { authenticatorType: 'google', otp },
+  })
+const requireFor = (name: string, required: boolean) =>
+  t.fastify.inject({
+    method: 'PUT',
+    url: `/ui/api/v1/ui/admin/users/${name}/mfa`,
+    headers: headers(admin),
+    payload: { required },
+  })
+
+describe('MFA required for a user', () => {
+  let secret = ''
+
+  it('makes sign-in answer enroll, with a session that grants nothing yet', async () => {
+    expect((await requireFor('bob', true)).statusCode).toBe(200)
+    const { status, user, session } = await login('bob')
+    expect(status).toBe(200)
+    expect(user).toMatchObject({ name: 'bob', mfaStatus: 'enroll' })
+    expect((await current(session)).json().anonymous).toBe(true)
+
+    const started = await enrollStart(session)
+    expect(started.statusCode).toBe(200)
+    const enrollment = started.json()
+    expect(enrollment.secret).toMatch(/^[A-Z2-7]{32}$/)
+    expect(enrollment.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Trove:bob\?/)
+    expect(enrollment.qrCode).toMatch(/^data:image\/png;base64,/)
+    secret = enrollment.secret
+
+    const wrong = await enrollConfirm(session, '000000')
+    expect(wrong.statusCode).toBe(401)
+    expect(wrong.json().errors[0].message).toBe(INVALID_CODE)
+
+    const confirmed = await enrollConfirm(session, code(secret))
+    expect(confirmed.statusCode).toBe(200)
+    expect(confirmed.json()).toMatchObject({ name: 'bob', mfaStatus: 'none' })
+    expect((await current(session)).json()).toMatchObject({ name: 'bob', anonymous: false })
+  })
+
+  it('then asks for a code at every sign-in; a code cannot be used twice', async () => {
+    const { user, session } = await login('bob')
+    expect(user.mfaStatus).toBe('verify')
+    expect((await enrollStart(session)).statusCode).toBe(403)
+    // The code of the step used at enrolment is spent.
+    expect((await verify(session, code(secret))).statusCode).toBe(401)
+    expect((await verify(session, code(secret, 1), false)).statusCode).toBe(403)
+    const ok = await verify(session, code(secret, 1))
+    expect(ok.statusCode).toBe(200)
+    expect((await current(session)).json().name).toBe('bob')
+
+    const again = await login('bob')
+    expect((await verify(again.session, code(secret, 1))).statusCode).toBe(401)
+  })
+
+  it(`ends a pending sign-in after ${MFA_MAX_FAILURES} wrong codes`, async () => {
+    const { session } = await login('bob')
+    for (let i = 1; i < MFA_MAX_FAILURES; i++) expect((await verify(session, '123456')).statusCode).toBe(401)
+    const last = await verify(session, '123456')
+    expect(last.statusCode).toBe(403)
+    expect(last.json().errors[0].message).toBe(TOO_MANY_CODES)
+    const after = await verify(session, code(secret, -1))
+    expect(after.statusCode).toBe(403)
+    expect(after.json().errors[0].message).toBe(SIGN_IN_AGAIN)
+  })
+
+  it('cannot be verified without a pending sign-in', async () => {
+    const res = await verify(admin, '123456')
+    expect(res.statusCode).toBe(403)
+    expect(res.json().errors[0].message).toBe(SIGN_IN_AGAIN)
+  })
+})
+
+describe('MFA required for everyone', () => {
+  it('is switched by an admin only, and applies to users without MFA', async () => {
+    const carol = await signIn(t.fastify, 'carol', 'carol-password')
+    const refused = await t.fastify.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/admin/security/mfa',
+      headers: headers(carol),
+      payload: { required: true },
+    })
+    expect(refused.statusCode).toBe(403)
+
+    const set = await t.fastify.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/admin/security/mfa',
+      headers: headers(admin),
+      payload: { required: true },
+    })
+    expect(set.statusCode).toBe(200)
+    expect((await login('carol')).user.mfaStatus).toBe('enroll')
+
+    await t.fastify.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/admin/security/mfa',
+      headers: headers(admin),
+      payload: { required: false },
+    })
+    expect((await login('carol')).user.mfaStatus).toBe('none')
+  })
+})
+
+describe('enrolling from the profile', () => {
+  it('turns MFA on for a signed-in user who was not required to', async () => {
+    const dave = await signIn(t.fastify, 'dave', 'dave-password')
+    const { secret } = (await enrollStart(dave)).json()
+    expect((await enrollConfirm(dave, code(secret))).statusCode).toBe(200)
+    expect((await login('dave')).user.mfaStatus).toBe('verify')
+  })
+})
