@@ -10,6 +10,8 @@ process.env.TROVE_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'trove-
 process.env.TROVE_E2E_PORT ??= String(40000 + Math.floor(Math.random() * 20000))
 export const ADMIN_PASSWORD = 'e2e-admin-password'
 const baseURL = `http://127.0.0.1:${process.env.TROVE_E2E_PORT}`
+/** A second server for journeys that change instance-wide security (MFA for everyone, …). */
+export const SECURITY_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 1}`
 
 export default defineConfig({
   testDir: 'tests',
@@ -24,19 +26,19 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: {
+  webServer: [baseURL, SECURITY_URL].map((url, i) => ({
     command: 'node ../apps/server/dist/src/main.js',
-    url: `${baseURL}/api/system/ping`,
+    url: `${url}/api/system/ping`,
     reuseExistingServer: false,
     timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
-      TROVE_PORT: process.env.TROVE_E2E_PORT,
+      TROVE_PORT: new URL(url).port,
       TROVE_HOST: '127.0.0.1',
-      TROVE_DATA_DIR: process.env.TROVE_E2E_DATA_DIR,
+      TROVE_DATA_DIR: `${process.env.TROVE_E2E_DATA_DIR}/server-${i}`,
       TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
       TROVE_LOG_STDOUT: 'false',
     },
-  },
+  })),
 })

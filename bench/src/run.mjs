@@ -75,7 +75,10 @@ try {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user: 'admin', password, type: 'login' }),
     })
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
     const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
     const token = await (
       await fetch(`${signIn.url}/ui/api/v1/ui/userIdentifyToken/admin`, {

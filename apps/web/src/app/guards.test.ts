@@ -1,7 +1,7 @@
 import type { UserData } from '@trove/contracts/auth'
 import { Messages } from '@trove/contracts/messages'
 import { describe, expect, it } from 'vitest'
-import { internalErrorGuard, landingGuard, POST_LOGIN_PATH, sessionGuard } from './guards'
+import { afterPassword, internalErrorGuard, landingGuard, POST_LOGIN_PATH, sessionGuard } from './guards'
 
 const anonymous: UserData = { name: 'anonymous', realm: 'anonymous', admin: false, anonymous: true, mfaStatus: 'none' }
 const alice: UserData = { name: 'alice', realm: 'internal', admin: false, anonymous: false, mfaStatus: 'none' }
@@ -51,5 +51,13 @@ describe('landingGuard', () => {
   it('lands anonymous users on login and signed-in users on the overview', () => {
     expect(landingGuard(anonymous, closed)).toEqual({ kind: 'redirect', to: '/login' })
     expect(landingGuard(alice, closed)).toEqual({ kind: 'redirect', to: '/overview' })
+  })
+})
+
+describe('afterPassword', () => {
+  it('sends enroll to MFA enrolment, verify to the one-time-code screen, the rest on', () => {
+    expect(afterPassword('enroll')).toBe('/login/mfa-enroll')
+    expect(afterPassword('verify')).toBe('/login/otp-login')
+    expect(afterPassword('none')).toBe(POST_LOGIN_PATH)
   })
 })

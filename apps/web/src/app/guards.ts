@@ -1,4 +1,4 @@
-import type { UserData } from '@trove/contracts/auth'
+import type { MfaStatus, UserData } from '@trove/contracts/auth'
 import { Messages } from '@trove/contracts/messages'
 
 /** Where a guard sends the user, with the notice to show, if any. */
@@ -48,4 +48,14 @@ export function internalErrorGuard(previousPath: string | undefined): GuardResul
 export function landingGuard(user: UserData, instance: GuardInstance): GuardResult {
   if (user.anonymous && !instance.anonymousAccess) return { kind: 'redirect', to: '/login' }
   return { kind: 'redirect', to: '/overview' }
+}
+
+/**
+ * Shell §4.4: after the password, the MFA status decides: enroll goes to the MFA enrolment screen,
+ * verify to the one-time-code screen, anything else completes the sign-in.
+ */
+export function afterPassword(mfaStatus: MfaStatus): string {
+  if (mfaStatus === 'enroll') return '/login/mfa-enroll'
+  if (mfaStatus === 'verify') return '/login/otp-login'
+  return POST_LOGIN_PATH
 }

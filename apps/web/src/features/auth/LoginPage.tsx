@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Checkbox, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import type { UserData } from '@trove/contracts/auth'
 import { BRAND_NAME, Messages } from '@trove/contracts/messages'
 import { type FormEvent, useState } from 'react'
 import { useLogin } from './api/login'
 
 export interface LoginPageProps {
-  /** Where to go once signed in. */
-  onSignedIn: () => void
+  /** Where to go once the password is accepted: the user data's mfaStatus says whether a code must follow. */
+  onSignedIn: (user: UserData) => void
   rememberMeEnabled?: boolean
 }
 

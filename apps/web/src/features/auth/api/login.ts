@@ -21,6 +21,9 @@ export function useLogin() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: login,
-    onSuccess: (user) => queryClient.setQueryData(currentUserQuery().queryKey, user),
+    // A sign-in waiting for a one-time code is not signed in yet.
+    onSuccess: (user) => {
+      if (user.mfaStatus === 'none') queryClient.setQueryData(currentUserQuery().queryKey, user)
+    },
   })
 }

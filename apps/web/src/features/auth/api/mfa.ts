@@ -1,0 +1,36 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { MfaCodeRequest, MfaEnrollment, UserData } from '@trove/contracts/auth'
+import { apiRequest } from '../../../lib/api'
+import { currentUserQuery } from './currentUser'
+
+export const getMfaEnrollment = () => apiRequest<MfaEnrollment>('/ui/auth/mfa/enroll', { handleAuthErrors: true })
+
+/** A new secret each time it is fetched: fetched once per visit of the enrolment screen. */
+export const mfaEnrollmentQuery = () =>
+  queryOptions({
+    queryKey: ['auth', 'mfa', 'enrollment'],
+    queryFn: getMfaEnrollment,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    retry: false,
+  })
+
+export const useMfaEnrollment = () => useQuery(mfaEnrollmentQuery())
+
+const postCode = (path: string) => (otp: string) =>
+  apiRequest<UserData>(path, {
+    method: 'POST',
+    body: { otp, authenticatorType: 'google' } satisfies MfaCodeRequest,
+    handleAuthErrors: true,
+  })
+
+export const confirmMfaEnrollment = postCode('/ui/auth/mfa/enroll')
+export const verifyOtp = postCode('/ui/auth/mfa/verify')
+
+function useCodeMutation(send: (otp: string) => Promise<UserData>) {
+  const queryClient = useQueryClient()
+  return useMutation({ mutationFn: send, onSuccess: (user) => queryClient.setQueryData(currentUserQuery().queryKey, user) })
+}
+
+export const useConfirmMfaEnrollment = () => useCodeMutation(confirmMfaEnrollment)
+export const useVerifyOtp = () => useCodeMutation(verifyOtp)

@@ -1,0 +1,69 @@
+import { expect, type Page, test } from '@playwright/test'
+import { Secret, TOTP } from 'otpauth'
+import { ADMIN_PASSWORD, SECURITY_URL } from '../playwright.config'
+
+// This journey turns MFA on for everyone, so it runs on its own server, one step after another.
+test.describe.configure({ mode: 'serial' })
+test.use({ baseURL: SECURITY_URL })
+
+const code = (secret: string, offsetSteps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSteps * 30_000,
+  })
+
+async function signInWithPassword(page: Page) {
+  await page.goto('/ui/login')
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+}
+
+async function typeCode(page: Page, value: string, submit: string) {
+  await page.getByRole('textbox').first().click()
+  await page.keyboard.type(value)
+  await page.getByRole('button', { name: submit }).click()
+}
+
+let secret = ''
+
+test('an admin requires MFA for everyone; signing in then enrols with a QR code', async ({ page, request }) => {
+  const login = await request.post('/ui/api/v1/ui/auth/login', {
+    data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' },
+  })
+  expect(login.ok()).toBe(true)
+  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
+  const set = await request.put('/ui/api/v1/ui/admin/security/mfa', {
+    data: { required: true },
+    headers: { 'x-csrf-token': csrf },
+  })
+  expect(set.ok()).toBe(true)
+
+  await signInWithPassword(page)
+  await expect(page).toHaveURL(/\/ui\/login\/mfa-enroll$/)
+  await expect(page).toHaveTitle('Multi-factor authentication - Trove')
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
+  secret = (await page.getByTestId('mfa-secret').textContent()) ?? ''
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+
+  await typeCode(page, '000000', 'Confirm')
+  await expect(page.getByRole('alert')).toHaveText('The one-time code is not valid')
+  await page.getByRole('textbox').first().fill('')
+  for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace')
+  await typeCode(page, code(secret), 'Confirm')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+})
+
+test('the next sign-in asks for a one-time code', async ({ page }) => {
+  await signInWithPassword(page)
+  await expect(page).toHaveURL(/\/ui\/login\/otp-login$/)
+  // Until the code is given, the console treats the user as signed out.
+  await page.goto('/ui/overview')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+
+  await signInWithPassword(page)
+  await expect(page).toHaveURL(/\/ui\/login\/otp-login$/)
+  await typeCode(page, code(secret, 1), 'Verify')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('admin')
+})
