@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
 import { hashPassword } from '../../core/passwords.js'
 import { insertUser } from '../users/repo.js'
 import { INVALID_CODE, MFA_MAX_FAILURES, SIGN_IN_AGAIN, TOO_MANY_CODES } from './mfa.js'
