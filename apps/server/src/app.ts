@@ -25,6 +25,7 @@ import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
+import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
 import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
@@ -32,6 +33,7 @@ import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
 import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
+import { profileRoutes } from './modules/users/profileRoutes.js'
 
 /** The service id of this process in log file names and, later, in the node registry. */
 export const SERVICE_ID = 'trove'
@@ -139,7 +141,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   await app.register(authRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(mfaRoutes(ctx), { prefix: '/ui/api/v1/ui/auth/mfa' })
+  await app.register(passwordRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(passwordAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
   const sendIndex = consoleIndex(config.webDir)

@@ -60,3 +60,19 @@ export type MfaEnrollment = z.infer<typeof MfaEnrollment>
 /** Whether MFA is required: for everyone (security configuration) or for one user. */
 export const MfaRequirement = z.object({ required: z.boolean() }).meta({ id: 'MfaRequirement' })
 export type MfaRequirement = z.infer<typeof MfaRequirement>
+
+/** POST /ui/api/v1/ui/userProfile answers the profile to a caller who gives the password again. */
+export const ProfileRequest = z.object({ password: z.string().max(1024) }).meta({ id: 'ProfileRequest' })
+export const Profile = z
+  .object({
+    name: z.string(),
+    email: z.string().nullable(),
+    realm: z.string(),
+    admin: z.boolean(),
+    mfaEnabled: z.boolean(),
+  })
+  .meta({ id: 'Profile' })
+export type Profile = z.infer<typeof Profile>
+export const ProfileUpdate = z
+  .object({ email: z.email().max(320).nullable(), password: z.string().min(1).max(1024) })
+  .meta({ id: 'ProfileUpdate' })

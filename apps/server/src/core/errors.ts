@@ -6,6 +6,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** A stable name for callers that must tell one refusal from another (e.g. CREDENTIALS_EXPIRED). */
+    readonly code?: string,
   ) {
     super(message)
   }
@@ -17,11 +19,11 @@ export const forbidden = (message = 'You are not allowed to do this') => new Htt
 export const notFound = (message: string) => new HttpError(404, message)
 export const conflict = (message: string) => new HttpError(409, message)
 
-export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+export function sendError(reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
-    .send({ errors: [{ status, message }] })
+    .send({ errors: [code ? { status, message, code } : { status, message }] })
 }
 
 function validationMessage(error: FastifyError): string {
@@ -40,7 +42,7 @@ function validationMessage(error: FastifyError): string {
 /** The one error handler: every error leaves as { errors: [{ status, message }] }, 5xx without details. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError) return sendError(reply, error.status, error.message)
+    if (error instanceof HttpError) return sendError(reply, error.status, error.message, error.code)
     if (error.validation) return sendError(reply, 400, `Invalid request: ${validationMessage(error)}`)
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       return sendError(reply, 400, 'Invalid request: the body is not valid JSON')

@@ -10,6 +10,16 @@ export interface Database {
   tokens: TokensTable
   signin_failures: SigninFailuresTable
   settings: SettingsTable
+  mail_tokens: MailTokensTable
+}
+
+export interface MailTokensTable {
+  key_hash: string
+  user_id: number
+  purpose: 'reset'
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 export interface SettingsTable {
@@ -33,6 +43,7 @@ export interface UsersTable {
   mfa_enroll_secret_encrypted: string | null
   mfa_last_step: number | null
   mfa_required: Generated<number>
+  password_changed_at: number | null
 }
 
 export interface SessionsTable {

@@ -1,4 +1,5 @@
 import type { UserData } from '@trove/contracts/auth'
+import { CREDENTIALS_EXPIRED } from '@trove/contracts/passwords'
 import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
 import { HttpError } from '../../core/errors.js'
@@ -6,6 +7,7 @@ import { decoyHash, verifyPassword } from '../../core/passwords.js'
 import type { Database } from '../../core/schema.js'
 import { findUserByName, type UserRow } from '../users/repo.js'
 import { mfaStatusOf } from './mfa.js'
+import { PASSWORD_EXPIRED, passwordExpired } from './passwordFlows.js'
 import { createSession, type NewSession } from './sessions.js'
 import { addressKey, clearFailures, lockedUntil, lockMessage, recordFailure, userKey } from './throttle.js'
 
@@ -29,7 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  */
 export async function verifyCredentials(
   db: Kysely<Database>,
-  input: { user: string; password: string; ip: string | null },
+  input: { user: string; password: string; ip: string | null; allowExpired?: boolean },
 ): Promise<UserRow> {
   const keys = input.ip ? [userKey(input.user), addressKey(input.ip)] : [userKey(input.user)]
   const until = await lockedUntil(db, keys)
@@ -42,6 +44,7 @@ export async function verifyCredentials(
   }
   if (user.disabled) throw new HttpError(403, USER_DISABLED)
   await clearFailures(db, input.user)
+  if (!input.allowExpired && (await passwordExpired(db, user))) throw new HttpError(403, PASSWORD_EXPIRED, CREDENTIALS_EXPIRED)
   return user
 }
 

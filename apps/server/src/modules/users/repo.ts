@@ -35,8 +35,18 @@ export async function insertUser(
       disabled: 0,
       created_at: now,
       updated_at: now,
+      password_changed_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
+}
+
+export async function setPassword(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
+  const now = Date.now()
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .execute()
 }
