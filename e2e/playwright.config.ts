@@ -12,6 +12,8 @@ export const ADMIN_PASSWORD = 'e2e-admin-password'
 const baseURL = `http://127.0.0.1:${process.env.TROVE_E2E_PORT}`
 /** A second server for journeys that change instance-wide security (MFA for everyone, …). */
 export const SECURITY_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 1}`
+/** A third for journeys that change the admin's own account (password reset, …). */
+export const ACCOUNTS_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 2}`
 
 export default defineConfig({
   testDir: 'tests',
@@ -26,7 +28,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: [baseURL, SECURITY_URL].map((url, i) => ({
+  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL].map((url, i) => ({
     command: 'node ../apps/server/dist/src/main.js',
     url: `${url}/api/system/ping`,
     reuseExistingServer: false,

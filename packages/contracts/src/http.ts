@@ -9,3 +9,6 @@ export const CSRF_COOKIE = 'trove_csrf'
 export const SESSION_COOKIE = 'trove_session'
 /** Every console call goes under this prefix, followed by the path the specification gives. */
 export const CONSOLE_API_BASE = '/ui/api/v1'
+
+/** Error code of a sign-in refused because the password expired (shell §8). */
+export const CREDENTIALS_EXPIRED = 'CREDENTIALS_EXPIRED'

@@ -19,3 +19,6 @@ export const Limits = {
   integrationSideFilterWidthPx: 314,
   walkThroughModalWidthPx: 420,
 } as const
+
+/** Trove's password rule (the spec leaves it open). Kept here, zod-free, for the console. */
+export const PASSWORD_MIN_LENGTH = 8

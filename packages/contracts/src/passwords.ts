@@ -1,14 +1,11 @@
 import { z } from 'zod'
+import { PASSWORD_MIN_LENGTH } from './limits.js'
 
 /** Trove's password rule (the spec leaves it open): 8 to 1024 characters. */
-export const PASSWORD_MIN_LENGTH = 8
 export const NewPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `A password has at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(1024)
-
-/** Error code of a sign-in refused because the password expired (shell §8). */
-export const CREDENTIALS_EXPIRED = 'CREDENTIALS_EXPIRED'
 
 export const ForgotPasswordRequest = z.object({ user: z.string().min(1).max(255) }).meta({ id: 'ForgotPasswordRequest' })
 export const KeyQuery = z.object({ key: z.string().min(1).max(128) })

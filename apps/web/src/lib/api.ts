@@ -8,6 +8,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The server's stable name for this refusal, when it gives one (e.g. CREDENTIALS_EXPIRED). */
+    readonly code?: string,
   ) {
     super(message)
     this.name = 'ApiError'
@@ -45,14 +47,17 @@ function readCookie(name: string): string | undefined {
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
-  let message = response.statusText || `Request failed with status ${response.status}`
+  // Only the server's own message: without one, each screen shows its fallback text (shell §8).
+  let message = ''
+  let code: string | undefined
   try {
-    const body = (await response.json()) as { errors?: { message?: string }[] }
+    const body = (await response.json()) as { errors?: { message?: string; code?: string }[] }
     message = body.errors?.[0]?.message ?? message
+    code = body.errors?.[0]?.code
   } catch {
-    // not JSON: keep the status text
+    // not JSON: no message
   }
-  return new ApiError(response.status, message)
+  return new ApiError(response.status, message, code)
 }
 
 /** The one fetch wrapper: same-origin credentials, the CSRF header, JSON in and out, typed errors. */

@@ -6,8 +6,8 @@ import { renderWithProviders } from '../test/render'
 import { ErrorScreen } from './ErrorScreen'
 
 describe('ErrorScreen', () => {
-  it('shows the exact texts of the generic error screen', () => {
-    renderWithProviders(<ErrorScreen />)
+  it('shows the exact texts of the generic error screen', async () => {
+    await renderWithProviders(<ErrorScreen />)
     expect(screen.getByRole('heading', { name: 'Oops!' })).toBeInTheDocument()
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument()
     expect(screen.getByText(Messages.errorUnexpected)).toBeInTheDocument()
@@ -16,7 +16,7 @@ describe('ErrorScreen', () => {
   })
 
   it("reveals the details behind 'See more details'", async () => {
-    renderWithProviders(<ErrorScreen details="Loading chunk overview failed (timeout)" />)
+    await renderWithProviders(<ErrorScreen details="Loading chunk overview failed (timeout)" />)
     const toggle = screen.getByRole('button', { name: 'See more details' })
     expect(toggle).toHaveAttribute('aria-expanded', 'false')
     await userEvent.click(toggle)

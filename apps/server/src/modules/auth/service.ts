@@ -1,5 +1,5 @@
 import type { UserData } from '@trove/contracts/auth'
-import { CREDENTIALS_EXPIRED } from '@trove/contracts/passwords'
+import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
 import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
 import { HttpError } from '../../core/errors.js'

@@ -14,7 +14,7 @@ describe('LoginPage', () => {
   it('asks for the mandatory fields before calling the server', async () => {
     const fetchMock = vi.fn()
     vi.stubGlobal('fetch', fetchMock)
-    renderWithProviders(<LoginPage onSignedIn={() => {}} />)
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
     expect(screen.getAllByText(Messages.fieldMandatory)).toHaveLength(2)
     expect(fetchMock).not.toHaveBeenCalled()
@@ -26,7 +26,7 @@ describe('LoginPage', () => {
     )
     vi.stubGlobal('fetch', fetchMock)
     const onSignedIn = vi.fn()
-    renderWithProviders(<LoginPage onSignedIn={onSignedIn} />)
+    await renderWithProviders(<LoginPage onSignedIn={onSignedIn} onPasswordExpired={() => {}} />)
     await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), 'alice')
     await userEvent.type(screen.getByLabelText('Password', { selector: 'input' }), 's3cret')
     await userEvent.click(screen.getByRole('checkbox', { name: 'Remember me' }))
@@ -44,10 +44,25 @@ describe('LoginPage', () => {
       'fetch',
       vi.fn(async () => json(401, { errors: [{ status: 401, message: 'Incorrect user name or password' }] })),
     )
-    renderWithProviders(<LoginPage onSignedIn={() => {}} />)
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
     await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), 'alice')
     await userEvent.type(screen.getByLabelText('Password', { selector: 'input' }), 'nope')
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect user name or password')
+  })
+
+  it('sends an expired password to the change-password screen with the user name', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(403, { errors: [{ status: 403, message: 'Your password has expired', code: 'CREDENTIALS_EXPIRED' }] }),
+      ),
+    )
+    const onPasswordExpired = vi.fn()
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={onPasswordExpired} />)
+    await userEvent.type(screen.getByRole('textbox', { name: 'Username' }), 'gina')
+    await userEvent.type(screen.getByLabelText('Password', { selector: 'input' }), 'old-password')
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await vi.waitFor(() => expect(onPasswordExpired).toHaveBeenCalledWith('gina'))
   })
 })

@@ -1,17 +1,22 @@
-import { Alert, Anchor, Button, Checkbox, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Link } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
+import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
 import { BRAND_NAME, Messages } from '@trove/contracts/messages'
 import { type FormEvent, useState } from 'react'
+import { ApiError } from '../../lib/api'
 import { useLogin } from './api/login'
 
 export interface LoginPageProps {
   /** Where to go once the password is accepted: the user data's mfaStatus says whether a code must follow. */
   onSignedIn: (user: UserData) => void
+  /** Shell §8: an expired password goes to the change-password screen with the user name. */
+  onPasswordExpired: (userName: string) => void
   rememberMeEnabled?: boolean
 }
 
 /** The password sign-in form. */
-export function LoginPage({ onSignedIn, rememberMeEnabled = true }: LoginPageProps) {
+export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = true }: LoginPageProps) {
   const login = useLogin()
   const [user, setUser] = useState('')
   const [password, setPassword] = useState('')
@@ -22,7 +27,15 @@ export function LoginPage({ onSignedIn, rememberMeEnabled = true }: LoginPagePro
     event.preventDefault()
     setTouched(true)
     if (!user || !password) return
-    login.mutate({ user, password, rememberMe }, { onSuccess: onSignedIn })
+    login.mutate(
+      { user, password, rememberMe },
+      {
+        onSuccess: onSignedIn,
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === CREDENTIALS_EXPIRED) onPasswordExpired(user)
+        },
+      },
+    )
   }
 
   return (
@@ -65,9 +78,14 @@ export function LoginPage({ onSignedIn, rememberMeEnabled = true }: LoginPagePro
           <Button type="submit" loading={login.isPending} fullWidth>
             Log In
           </Button>
-          <Anchor size="xs" c="dimmed" href="/api/docs" target="_blank" rel="noopener noreferrer">
-            API reference
-          </Anchor>
+          <Group justify="space-between">
+            <Anchor component={Link} to="/login/forgot-password" size="sm">
+              Forgot password?
+            </Anchor>
+            <Anchor size="xs" c="dimmed" href="/api/docs" target="_blank" rel="noopener noreferrer">
+              API reference
+            </Anchor>
+          </Group>
         </Stack>
       </form>
     </Paper>

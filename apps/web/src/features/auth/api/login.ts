@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { LoginRequest, UserData } from '@trove/contracts/auth'
 import { apiRequest } from '../../../lib/api'
 import { currentUserQuery } from './currentUser'
@@ -17,13 +17,12 @@ export const login = ({ user, password, rememberMe }: LoginInput) =>
     handleAuthErrors: true,
   })
 
+/** Records a completed sign-in for the guards; one waiting for a one-time code is not signed in yet. */
+export function rememberSignIn(queryClient: QueryClient, user: UserData): void {
+  if (user.mfaStatus === 'none') queryClient.setQueryData(currentUserQuery().queryKey, user)
+}
+
 export function useLogin() {
   const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: login,
-    // A sign-in waiting for a one-time code is not signed in yet.
-    onSuccess: (user) => {
-      if (user.mfaStatus === 'none') queryClient.setQueryData(currentUserQuery().queryKey, user)
-    },
-  })
+  return useMutation({ mutationFn: login, onSuccess: (user) => rememberSignIn(queryClient, user) })
 }

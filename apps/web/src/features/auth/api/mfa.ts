@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { MfaCodeRequest, MfaEnrollment, UserData } from '@trove/contracts/auth'
 import { apiRequest } from '../../../lib/api'
-import { currentUserQuery } from './currentUser'
+import { rememberSignIn } from './login'
 
 export const getMfaEnrollment = () => apiRequest<MfaEnrollment>('/ui/auth/mfa/enroll', { handleAuthErrors: true })
 
@@ -29,7 +29,7 @@ export const verifyOtp = postCode('/ui/auth/mfa/verify')
 
 function useCodeMutation(send: (otp: string) => Promise<UserData>) {
   const queryClient = useQueryClient()
-  return useMutation({ mutationFn: send, onSuccess: (user) => queryClient.setQueryData(currentUserQuery().queryKey, user) })
+  return useMutation({ mutationFn: send, onSuccess: (user) => rememberSignIn(queryClient, user) })
 }
 
 export const useConfirmMfaEnrollment = () => useCodeMutation(confirmMfaEnrollment)
