@@ -28,6 +28,7 @@ import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
 import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
+import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(passwordAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
   const sendIndex = consoleIndex(config.webDir)

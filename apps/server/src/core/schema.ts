@@ -11,6 +11,15 @@ export interface Database {
   signin_failures: SigninFailuresTable
   settings: SettingsTable
   mail_tokens: MailTokensTable
+  cli_logins: CliLoginsTable
+}
+
+export interface CliLoginsTable {
+  session_hash: string
+  created_at: number
+  expires_at: number
+  approved_by: number | null
+  tokens_sealed: string | null
 }
 
 export interface MailTokensTable {
@@ -61,7 +70,8 @@ export interface SessionsTable {
   mfa_failures: Generated<number>
 }
 
-export type TokenKind = 'access' | 'api_key'
+/** refresh tokens only buy new access tokens: they are never accepted as credentials. */
+export type TokenKind = 'access' | 'api_key' | 'refresh'
 
 export interface TokensTable {
   id: string

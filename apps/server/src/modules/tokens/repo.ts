@@ -4,7 +4,7 @@ import type { Database, TokenKind, TokensTable } from '../../core/schema.js'
 
 export type TokenRow = Selectable<TokensTable>
 
-const PREFIX: Record<TokenKind, string> = { access: 'trove_at_', api_key: 'trove_ak_' }
+const PREFIX: Record<TokenKind, string> = { access: 'trove_at_', api_key: 'trove_ak_', refresh: 'trove_rt_' }
 
 /** Secrets look like `trove_at_<43 chars>`: recognisable in a leak scan, and never confused with a password. */
 export const TOKEN_PATTERN = /^trove_(at|ak)_[A-Za-z0-9_-]{43}$/
@@ -41,8 +41,13 @@ export async function insertToken(
   return row
 }
 
-/** The live token behind a secret, with its owner, or undefined. */
-export function findLiveToken(db: Kysely<Database>, secret: string, now = Date.now()) {
+/** The live token behind a secret, with its owner, or undefined. Refresh tokens are found only when asked for. */
+export function findLiveToken(
+  db: Kysely<Database>,
+  secret: string,
+  now = Date.now(),
+  kinds: TokenKind[] = ['access', 'api_key'],
+) {
   return db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
@@ -58,6 +63,7 @@ export function findLiveToken(db: Kysely<Database>, secret: string, now = Date.n
       'users.disabled',
     ])
     .where('tokens.secret_hash', '=', hashSecret(secret))
+    .where('tokens.kind', 'in', kinds)
     .where((eb) => eb.or([eb('tokens.expires_at', 'is', null), eb('tokens.expires_at', '>', now)]))
     .executeTakeFirst()
 }
@@ -84,4 +90,8 @@ export async function deleteTokens(
   if (where.id) query = query.where('id', '=', where.id)
   const result = await query.executeTakeFirst()
   return Number(result.numDeletedRows)
+}
+
+export async function deleteTokenById(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('tokens').where('id', '=', id).execute()
 }

@@ -1,0 +1,82 @@
+import { CliLoginRequest, CliSession, CliTokens, RefreshRequest } from '@trove/contracts/cli'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { AppContext } from '../../core/context.js'
+import { unauthorized } from '../../core/errors.js'
+import { approveCliLogin, collectCliTokens, openCliLogin, refreshTokens } from './service.js'
+
+/** The command-line client's web sign-in, under /access/api. */
+export const cliLoginRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const db = ctx.db.kysely
+    const base = '/v2/authentication/jfrog_client_login'
+
+    app.post(
+      `${base}/request`,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['cli'],
+          summary: 'A client announces the session id it will wait on',
+          body: CliLoginRequest,
+          response: { 201: z.object({}) },
+        },
+      },
+      async (request, reply) => {
+        await openCliLogin(db, request.body.session)
+        return reply.code(201).send({})
+      },
+    )
+
+    app.post(
+      `${base}/response`,
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['cli'],
+          summary: 'The signed-in user approves the waiting client',
+          body: CliLoginRequest,
+          response: { 200: z.object({}) },
+        },
+      },
+      async (request) => {
+        const principal = await ctx.principal(request)
+        if (!principal) throw unauthorized()
+        await approveCliLogin(db, ctx.secrets, request.body.session, { id: principal.userId, name: principal.name })
+        request.log.info({ user: principal.name }, 'command-line sign-in approved')
+        return {}
+      },
+    )
+
+    app.get(
+      `${base}/token/:session`,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['cli'],
+          summary: 'The client collects its tokens: 400 while waiting, then once 200, then 404',
+          params: z.object({ session: CliSession }),
+          response: { 200: CliTokens },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store')
+        return collectCliTokens(db, ctx.secrets, request.params.session)
+      },
+    )
+
+    app.post(
+      '/v1/tokens/refresh',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['cli'],
+          summary: 'Trade a refresh token for a new access token and refresh token',
+          body: RefreshRequest,
+          response: { 200: CliTokens },
+        },
+      },
+      async (request) => refreshTokens(db, request.body.refresh_token),
+    )
+  }
