@@ -6,7 +6,7 @@ export const CliSession = z
   .min(16)
   .max(128)
   .regex(/^[\w-]+$/, 'letters, digits, _ and - only')
-export const CLI_CODE_LENGTH = 4
+export { CLI_CODE_LENGTH } from './limits.js'
 
 export const CliLoginRequest = z.object({ session: CliSession }).meta({ id: 'CliLoginRequest' })
 

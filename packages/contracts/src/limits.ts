@@ -22,3 +22,6 @@ export const Limits = {
 
 /** Trove's password rule (the spec leaves it open). Kept here, zod-free, for the console. */
 export const PASSWORD_MIN_LENGTH = 8
+
+/** The CLI login shows the last this-many characters of its session as the code to compare. */
+export const CLI_CODE_LENGTH = 4

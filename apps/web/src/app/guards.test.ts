@@ -1,7 +1,7 @@
 import type { UserData } from '@trove/contracts/auth'
 import { Messages } from '@trove/contracts/messages'
 import { describe, expect, it } from 'vitest'
-import { afterPassword, internalErrorGuard, landingGuard, POST_LOGIN_PATH, sessionGuard } from './guards'
+import { afterPassword, cliGuard, internalErrorGuard, landingGuard, POST_LOGIN_PATH, sessionGuard } from './guards'
 
 const anonymous: UserData = { name: 'anonymous', realm: 'anonymous', admin: false, anonymous: true, mfaStatus: 'none' }
 const alice: UserData = { name: 'alice', realm: 'internal', admin: false, anonymous: false, mfaStatus: 'none' }
@@ -59,5 +59,18 @@ describe('afterPassword', () => {
     expect(afterPassword('enroll')).toBe('/login/mfa-enroll')
     expect(afterPassword('verify')).toBe('/login/otp-login')
     expect(afterPassword('none')).toBe(POST_LOGIN_PATH)
+  })
+})
+
+describe('the command-line sign-in', () => {
+  it('comes first after sign-in when a client is waiting', () => {
+    expect(landingGuard(alice, closed, true)).toEqual({ kind: 'redirect', to: '/plugs/extension/cli/verify' })
+    expect(landingGuard(anonymous, closed, true)).toEqual({ kind: 'redirect', to: '/login' })
+  })
+
+  it('sends the CLI routes without a stored client session to login with logout', () => {
+    expect(cliGuard(alice, false)).toEqual({ kind: 'redirect', to: '/login', search: { logout: true }, logout: true })
+    expect(cliGuard(anonymous, true)).toEqual({ kind: 'redirect', to: '/login' })
+    expect(cliGuard(alice, true)).toEqual({ kind: 'allow' })
   })
 })

@@ -45,9 +45,21 @@ export function internalErrorGuard(previousPath: string | undefined): GuardResul
  * Landing for / and /home. Shell §4.1's per-kind landing tabs (topology, packages, repos, …) arrive
  * with their screens; until then every signed-in user lands on the overview.
  */
-export function landingGuard(user: UserData, instance: GuardInstance): GuardResult {
+export function landingGuard(user: UserData, instance: GuardInstance, cliLoginWaiting = false): GuardResult {
   if (user.anonymous && !instance.anonymousAccess) return { kind: 'redirect', to: '/login' }
+  // A command-line client is waiting for this sign-in: approving it comes first.
+  if (cliLoginWaiting && !user.anonymous) return { kind: 'redirect', to: '/plugs/extension/cli/verify' }
   return { kind: 'redirect', to: '/overview' }
+}
+
+/**
+ * Shell §4.2: the CLI extension routes without a stored client session redirect to login with
+ * logout; with one, an anonymous user signs in first (the session stays stored).
+ */
+export function cliGuard(user: UserData, cliLoginWaiting: boolean): GuardResult {
+  if (!cliLoginWaiting) return { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
+  if (user.anonymous) return { kind: 'redirect', to: '/login' }
+  return ALLOW
 }
 
 /**

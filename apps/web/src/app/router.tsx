@@ -13,7 +13,8 @@ import { logout } from '../features/auth/api/logout'
 import { notify } from '../lib/notify'
 import { ScreenLoader } from '../ui/ScreenLoader'
 import { loadChunk } from './chunks'
-import { type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
+import { saveCliLogin, storedCliLogin } from './cliLogin'
+import { cliGuard, type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
@@ -40,9 +41,14 @@ const pending = () => screen('pending', () => import('./screens/PendingScreen'),
 /** Instance settings the guards read; anonymous access arrives with the security configuration. */
 const instance = { anonymousAccess: false }
 
-function follow(result: GuardResult): void {
+/** Carries out a guard's answer; "with logout" ends the session before going to sign in. */
+async function follow(result: GuardResult, queryClient: QueryClient): Promise<void> {
   if (result.kind === 'allow') return
   if (result.notice) notify({ color: 'red', message: result.notice, autoClose: 4500 })
+  if (result.logout) {
+    await logout()
+    queryClient.clear()
+  }
   throw redirect({ to: result.to, search: result.search, replace: true })
 }
 
@@ -79,7 +85,7 @@ const internalErrorRoute = createRoute({
   getParentRoute: () => publicLayout,
   path: '/500',
   staticData: { name: '500', title: 'Error' },
-  beforeLoad: () => follow(internalErrorGuard(previousPath())),
+  beforeLoad: ({ context }) => follow(internalErrorGuard(previousPath()), context.queryClient),
   component: screen('internal-error', () => import('../features/errors/InternalErrorPage'), 'InternalErrorPage'),
 })
 
@@ -87,8 +93,13 @@ const internalErrorRoute = createRoute({
 const loginRoute = createRoute({
   getParentRoute: () => publicLayout,
   path: '/login',
-  beforeLoad: async ({ context }) =>
-    follow(sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), instance)),
+  beforeLoad: async ({ context, location }) => {
+    saveCliLogin(location.search as Record<string, unknown>)
+    await follow(
+      sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), instance),
+      context.queryClient,
+    )
+  },
 })
 const loginChild = (path: string, name: string, title: string) =>
   createRoute({ getParentRoute: () => loginRoute, path, staticData: { name, title }, component: pending() })
@@ -165,24 +176,42 @@ const logoutRoute = createRoute({
 })
 
 const publicScreens = [
-  ['/auth-provider/$type', 'auth-provider', 'Authentication provider'],
-  ['/plugs/extension/cli', 'cli', 'Command-line login'],
-  ['/plugs/extension/cli/verify', 'cli-verify', 'Command-line login'],
-].map(([path, name, title]) =>
-  createRoute({ getParentRoute: () => publicLayout, path: path as string, staticData: { name, title }, component: pending() }),
-)
+  createRoute({
+    getParentRoute: () => publicLayout,
+    path: '/auth-provider/$type',
+    staticData: { name: 'auth-provider', title: 'Authentication provider' },
+    component: pending(),
+  }),
+  createRoute({
+    getParentRoute: () => publicLayout,
+    path: '/plugs/extension/cli',
+    staticData: { name: 'cli', title: 'Command-line login' },
+    beforeLoad: async ({ context }) => {
+      await follow(cliGuard(await currentUser(context.queryClient), storedCliLogin() !== null), context.queryClient)
+      throw redirect({ to: '/plugs/extension/cli/verify', replace: true })
+    },
+  }),
+  createRoute({
+    getParentRoute: () => publicLayout,
+    path: '/plugs/extension/cli/verify',
+    staticData: { name: 'cli-verify', title: 'Command-line login' },
+    beforeLoad: async ({ context }) =>
+      follow(cliGuard(await currentUser(context.queryClient), storedCliLogin() !== null), context.queryClient),
+    component: screen('cli-verify', () => import('./screens/CliScreens'), 'CliVerifyScreen'),
+  }),
+]
 
 // Everything else lives in the application frame and needs a session (or anonymous access).
 const appLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
   beforeLoad: async ({ context }) =>
-    follow(sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance)),
+    follow(sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance), context.queryClient),
   component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
 })
 
 const landing = async ({ context }: { context: RouterContext }) =>
-  follow(landingGuard(await currentUser(context.queryClient), instance))
+  follow(landingGuard(await currentUser(context.queryClient), instance, storedCliLogin() !== null), context.queryClient)
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })
 

@@ -33,6 +33,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
+  /** A path outside the console API (e.g. /access/api/...): sent as it is, without the /ui/api/v1 prefix. */
+  absolute?: boolean
   /** Let the caller handle 401/403 itself (sign-in forms do) instead of the app-wide reaction. */
   handleAuthErrors?: boolean
   signal?: AbortSignal
@@ -63,7 +65,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
 /** The one fetch wrapper: same-origin credentials, the CSRF header, JSON in and out, typed errors. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET'
-  const url = new URL(`${API_BASE}${path}`, window.location.origin)
+  const url = new URL(options.absolute ? path : `${API_BASE}${path}`, window.location.origin)
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value))
   }
