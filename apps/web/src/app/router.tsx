@@ -227,9 +227,15 @@ const testedOnly = () => {
   throw redirect({ to: previousPath() ?? '/', replace: true })
 }
 
+const profileRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/user_profile',
+  staticData: { name: 'user_profile', title: 'Edit profile' },
+  component: screen('user-profile', () => import('./screens/ProfileScreen'), 'ProfileScreen'),
+})
+
 const appScreens = [
   ['/authorization', 'authorization', 'Authorization'],
-  ['/user_profile', 'user_profile', 'Edit profile'],
   ['/user/my-jfrog-redirect', 'my-account-redirect', 'Account portal'],
   ['/get_started', 'get_started', 'Getting started'],
   ['/tour_get_started', 'tour_get_started', 'Getting started'],
@@ -268,7 +274,7 @@ const routeTree = rootRoute.addChildren([
   logoutRoute,
   indexRoute,
   homeRoute,
-  appLayout.addChildren([overviewRoute, ...appScreens, ...gatedScreens]),
+  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens]),
 ])
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -33,6 +33,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
+  /** Extra headers, e.g. the Basic re-authentication some calls ask for. */
+  headers?: Record<string, string>
   /** A path outside the console API (e.g. /access/api/...): sent as it is, without the /ui/api/v1 prefix. */
   absolute?: boolean
   /** Let the caller handle 401/403 itself (sign-in forms do) instead of the app-wide reaction. */
@@ -69,7 +71,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value))
   }
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
   if (options.body !== undefined) headers['content-type'] = 'application/json'
   if (method !== 'GET') {
     const csrf = readCookie(CSRF_COOKIE)
@@ -93,4 +95,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (response.status === 204) return undefined as T
   const type = response.headers.get('content-type') ?? ''
   return (type.includes('application/json') ? await response.json() : await response.text()) as T
+}
+
+/** A Basic Authorization header value (UTF-8 safe, unlike btoa on its own). */
+export function basicAuth(user: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${user}:${password}`)
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return `Basic ${btoa(binary)}`
 }
