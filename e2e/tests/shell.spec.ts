@@ -75,3 +75,13 @@ test('the API reference is served', async ({ page }) => {
   await page.goto('/api/docs')
   await expect(page.getByText('Trove API')).toBeVisible()
 })
+
+test('a page asked for before sign-in opens after it', async ({ page }) => {
+  await page.goto('/ui/integrations')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/integrations$/)
+  await expect(page).toHaveTitle('Integrations - Trove')
+})

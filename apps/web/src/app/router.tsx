@@ -16,6 +16,7 @@ import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
 import { cliGuard, type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
+import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 
@@ -205,13 +206,23 @@ const publicScreens = [
 const appLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
-  beforeLoad: async ({ context }) =>
-    follow(sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance), context.queryClient),
+  beforeLoad: async ({ context, location }) => {
+    const result = sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance)
+    // Remember where the user was going, to open it after sign-in.
+    if (result.kind === 'redirect' && result.to === '/login') savePostLoginPath(location.href)
+    await follow(result, context.queryClient)
+  },
   component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
 })
 
-const landing = async ({ context }: { context: RouterContext }) =>
-  follow(landingGuard(await currentUser(context.queryClient), instance, storedCliLogin() !== null), context.queryClient)
+const landing = async ({ context }: { context: RouterContext }) => {
+  const user = await currentUser(context.queryClient)
+  if (!user.anonymous) {
+    const path = resolvePostLoginPath(takePostLoginPath(), user)
+    if (path !== '/') throw redirect({ href: `/ui${path}`, replace: true })
+  }
+  await follow(landingGuard(user, instance, storedCliLogin() !== null), context.queryClient)
+}
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })
 
