@@ -24,6 +24,7 @@ import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
 import { principalResolver } from './modules/auth/principal.js'
@@ -144,6 +145,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mfaRoutes(ctx), { prefix: '/ui/api/v1/ui/auth/mfa' })
   await app.register(passwordRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(passwordAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(accountRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(accountAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })

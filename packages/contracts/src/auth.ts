@@ -76,3 +76,40 @@ export type Profile = z.infer<typeof Profile>
 export const ProfileUpdate = z
   .object({ email: z.email().max(320).nullable(), password: z.string().min(1).max(1024) })
   .meta({ id: 'ProfileUpdate' })
+
+/** User names follow the spec's name rule (shell §5). */
+export const USER_NAME_PATTERN = /^[A-Za-z0-9._-]+$/
+const UserName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(USER_NAME_PATTERN, 'Name can only contain alphanumeric characters, dashes and periods')
+
+/** POST …/ui/auth/register: self-registration, when the admin opened it. */
+export const RegistrationRequest = z
+  .object({
+    name: UserName,
+    email: z.email().max(320),
+    password: z.string().min(8, 'A password has at least 8 characters').max(1024),
+  })
+  .meta({ id: 'RegistrationRequest' })
+
+/** An admin's invitation by mail. */
+export const InvitationRequest = z
+  .object({ email: z.email().max(320), admin: z.boolean().default(false) })
+  .meta({ id: 'InvitationRequest' })
+export const InvitationInfo = z.object({ email: z.string() }).meta({ id: 'InvitationInfo' })
+export const AcceptInvitationRequest = z
+  .object({ name: UserName, password: z.string().min(8, 'A password has at least 8 characters').max(1024) })
+  .meta({ id: 'AcceptInvitationRequest' })
+
+/** What the login screen needs to know before anyone signs in (shell §3 login-related data). */
+export const LoginRelatedData = z
+  .object({
+    forgotPassword: z.boolean(),
+    canRememberMe: z.boolean(),
+    passwordAutocompleteEnabled: z.boolean(),
+    registrationEnabled: z.boolean(),
+  })
+  .meta({ id: 'LoginRelatedData' })
+export type LoginRelatedData = z.infer<typeof LoginRelatedData>

@@ -4,6 +4,7 @@ import * as m0002 from '../../migrations/0002_tokens_and_throttling.js'
 import * as m0003 from '../../migrations/0003_mfa.js'
 import * as m0004 from '../../migrations/0004_password_flows.js'
 import * as m0005 from '../../migrations/0005_cli_login.js'
+import * as m0006 from '../../migrations/0006_invitations.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_mfa': m0003,
   '0004_password_flows': m0004,
   '0005_cli_login': m0005,
+  '0006_invitations': m0006,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

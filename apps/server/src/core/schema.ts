@@ -12,6 +12,17 @@ export interface Database {
   settings: SettingsTable
   mail_tokens: MailTokensTable
   cli_logins: CliLoginsTable
+  invitations: InvitationsTable
+}
+
+export interface InvitationsTable {
+  key_hash: string
+  email: string
+  admin: number
+  invited_by: number | null
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 export interface CliLoginsTable {
