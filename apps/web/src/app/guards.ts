@@ -71,3 +71,8 @@ export function afterPassword(mfaStatus: MfaStatus): string {
   if (mfaStatus === 'verify') return '/login/otp-login'
   return POST_LOGIN_PATH
 }
+
+/** Shell §4.2: an invitation route with a missing or invalid token goes to login with logout. */
+export function invitationGuard(): GuardResult {
+  return { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
+}

@@ -8,13 +8,14 @@ import {
   redirect,
 } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
+import { getInvitation } from '../features/auth/api/accounts'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
 import { notify } from '../lib/notify'
 import { ScreenLoader } from '../ui/ScreenLoader'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
-import { cliGuard, type GuardResult, internalErrorGuard, landingGuard, sessionGuard } from './guards'
+import { cliGuard, type GuardResult, internalErrorGuard, invitationGuard, landingGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
@@ -144,8 +145,32 @@ const loginRoutes = [
     staticData: { name: 'change-password', title: 'Change password' },
     component: screen('change-password', () => import('./screens/PasswordScreens'), 'ChangePasswordScreen'),
   }),
-  loginChild('registration', 'registration', 'Registration'),
-  loginChild('invitation', 'invitation', 'Invitation'),
+  createRoute({
+    getParentRoute: () => loginRoute,
+    path: 'registration',
+    staticData: { name: 'registration', title: 'Registration' },
+    component: screen('registration', () => import('./screens/AccountScreens'), 'RegistrationScreen'),
+  }),
+  createRoute({
+    getParentRoute: () => loginRoute,
+    path: 'invitation',
+    staticData: { name: 'invitation', title: 'Invitation' },
+    validateSearch: (search: Record<string, unknown>) => ({
+      token: typeof search.token === 'string' ? search.token : String(search.token ?? ''),
+    }),
+    // Shell §4.2: a missing or invalid invitation token redirects to login with logout.
+    beforeLoad: async ({ search, context }) => {
+      const email = search.token
+        ? await getInvitation(search.token).then(
+            (i) => i.email,
+            () => null,
+          )
+        : null
+      if (!email) await follow(invitationGuard(), context.queryClient)
+      return { invitationEmail: email ?? '' }
+    },
+    component: screen('invitation', () => import('./screens/AccountScreens'), 'InvitationScreen'),
+  }),
   loginChild('cli-registration', 'cli-registration', 'Command-line login'),
   loginChild('sso/$ssoLoginType', 'sso', 'Single sign-on'),
 ]

@@ -5,6 +5,7 @@ import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
 import { BRAND_NAME, Messages } from '@trove/contracts/messages'
 import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../lib/api'
+import { useLoginRelatedData } from './api/accounts'
 import { useLogin } from './api/login'
 
 export interface LoginPageProps {
@@ -18,6 +19,7 @@ export interface LoginPageProps {
 /** The password sign-in form. */
 export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = true }: LoginPageProps) {
   const login = useLogin()
+  const loginData = useLoginRelatedData()
   const [user, setUser] = useState('')
   const [password, setPassword] = useState('')
   const [rememberMe, setRememberMe] = useState(false)
@@ -79,9 +81,18 @@ export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = t
             Log In
           </Button>
           <Group justify="space-between">
-            <Anchor component={Link} to="/login/forgot-password" size="sm">
-              Forgot password?
-            </Anchor>
+            <Group gap="md">
+              {loginData.data?.forgotPassword && (
+                <Anchor component={Link} to="/login/forgot-password" size="sm">
+                  Forgot password?
+                </Anchor>
+              )}
+              {loginData.data?.registrationEnabled && (
+                <Anchor component={Link} to="/login/registration" size="sm">
+                  Create an account
+                </Anchor>
+              )}
+            </Group>
             <Anchor size="xs" c="dimmed" href="/api/docs" target="_blank" rel="noopener noreferrer">
               API reference
             </Anchor>

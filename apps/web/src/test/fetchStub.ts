@@ -1,0 +1,30 @@
+import { vi } from 'vitest'
+
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+/**
+ * Stubs fetch with answers chosen by the path the call goes to; unknown paths answer 404.
+ * Returns the mock, to look at the calls made.
+ */
+export function stubFetch(routes: Record<string, () => Response | Promise<Response>>) {
+  const mock = vi.fn(async (url: URL | string) => {
+    const path = new URL(String(url), 'http://localhost').pathname
+    const answer = routes[path]
+    return answer ? answer() : json(404, { errors: [{ status: 404, message: `Not found: ${path}` }] })
+  })
+  vi.stubGlobal('fetch', mock)
+  return mock
+}
+
+export const LOGIN_DATA = '/ui/api/v1/ui/auth/screen/loginRelatedData'
+export const loginData =
+  (overrides: object = {}) =>
+  () =>
+    json(200, {
+      forgotPassword: false,
+      canRememberMe: true,
+      passwordAutocompleteEnabled: true,
+      registrationEnabled: false,
+      ...overrides,
+    })

@@ -1,0 +1,73 @@
+import { type APIRequestContext, expect, test } from '@playwright/test'
+import { mailText, startSmtp } from '../../apps/server/test/smtp'
+import { ADMIN_PASSWORD } from '../playwright.config'
+
+test.describe.configure({ mode: 'serial' })
+
+async function asAdmin(request: APIRequestContext) {
+  expect(
+    (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),
+  ).toBe(true)
+  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
+  return { 'x-csrf-token': csrf }
+}
+
+test('self-registration, once an admin opens it', async ({ page, request }) => {
+  await page.goto('/ui/login')
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0)
+
+  const headers = await asAdmin(request)
+  expect((await request.put('/ui/api/v1/ui/admin/security/registration', { headers, data: { enabled: true } })).ok()).toBe(true)
+
+  await page.reload()
+  await page.getByRole('link', { name: 'Create an account' }).click()
+  await expect(page).toHaveURL(/\/ui\/login\/registration$/)
+  await page.getByRole('textbox', { name: 'Username' }).fill('bad name!')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByText('Name can only contain alphanumeric characters, dashes and periods')).toBeVisible()
+  await page.getByRole('textbox', { name: 'Username' }).fill('kim')
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('kim@example.com')
+  await page.getByLabel('New password', { exact: true }).fill('kim-password')
+  await page.getByLabel('Confirm new password').fill('kim-password')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('kim')
+})
+
+test('an invitation by mail: the link makes the account and signs in; a bad link goes to login', async ({ page, request }) => {
+  const smtp = await startSmtp()
+  try {
+    const headers = await asAdmin(request)
+    const base = test.info().project.use.baseURL ?? ''
+    const mail = await request.put('/ui/api/v1/ui/admin/configuration/mail', {
+      headers,
+      data: { enabled: true, host: '127.0.0.1', port: smtp.port, secure: false, from: 'trove@example.com', baseUrl: base },
+    })
+    expect(mail.ok()).toBe(true)
+    expect(
+      (await request.post('/ui/api/v1/ui/admin/invitations', { headers, data: { email: 'lee@example.com' } })).status(),
+    ).toBe(201)
+    const link = /(http:\/\/\S+\/ui\/login\/invitation\?token=[\w-]+)/.exec(mailText((await smtp.next()).raw))?.[1] ?? ''
+    expect(link).not.toBe('')
+
+    await page.goto(link)
+    await expect(page.getByText('You were invited as lee@example.com.')).toBeVisible()
+    await expect(page.getByRole('textbox', { name: 'E-mail' })).toBeDisabled()
+    await page.getByRole('textbox', { name: 'Username' }).fill('lee')
+    await page.getByLabel('New password', { exact: true }).fill('lee-password')
+    await page.getByLabel('Confirm new password').fill('lee-password')
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page.getByRole('button', { name: 'User menu' })).toContainText('lee')
+
+    // Used, or missing: login with logout (shell §4.2). Signed out: a signed-in user is sent on first.
+    await page.context().clearCookies()
+    await page.goto(link)
+    await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+    await page.goto('/ui/login/invitation')
+    await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  } finally {
+    await smtp.close()
+  }
+})
