@@ -85,3 +85,16 @@ test('a page asked for before sign-in opens after it', async ({ page }) => {
   await expect(page).toHaveURL(/\/ui\/integrations$/)
   await expect(page).toHaveTitle('Integrations - Trove')
 })
+
+test('back from 60 s of idleness, an ended session sends the user to sign in', async ({ page, context }) => {
+  await page.clock.install()
+  await signInAsAdmin(page)
+  // The session ends elsewhere (signed out in another tab, expired, revoked).
+  const csrf = (await context.cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+  expect((await page.request.post('/ui/api/v1/ui/auth/logout', { headers: { 'x-csrf-token': csrf } })).status()).toBe(204)
+  await page.mouse.move(10, 10)
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await page.clock.fastForward(61_000)
+  await page.mouse.move(200, 200)
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+})

@@ -1,7 +1,10 @@
 import { Avatar, AppShell as Frame, Group, Menu, NavLink, Text, UnstyledButton } from '@mantine/core'
-import { Link, Outlet, useRouterState } from '@tanstack/react-router'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router'
 import { BRAND_NAME } from '@trove/contracts/messages'
-import { useCurrentUser } from '../features/auth/api/currentUser'
+import { useEffect } from 'react'
+import { currentUserQuery, useCurrentUser } from '../features/auth/api/currentUser'
+import { trackIdleness } from './idleTracker'
 
 const NAV = [
   { to: '/overview', label: 'Overview' },
@@ -13,6 +16,16 @@ const NAV = [
 export function AppShell() {
   const user = useCurrentUser().data
   const pathname = useRouterState({ select: (s) => s.location.pathname })
+  const queryClient = useQueryClient()
+  const router = useRouter()
+  // Back from being idle: is the session still alive? If not, the guards send the user to sign in.
+  useEffect(
+    () =>
+      trackIdleness(() => {
+        void queryClient.invalidateQueries({ queryKey: currentUserQuery().queryKey }).then(() => router.invalidate())
+      }),
+    [queryClient, router],
+  )
   return (
     <Frame header={{ height: 52 }} navbar={{ width: 220, breakpoint: 'sm' }} padding="lg">
       <Frame.Header bg="dark.7" c="white">
