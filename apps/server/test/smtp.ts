@@ -58,3 +58,18 @@ export async function startSmtp(): Promise<{
 export function mailText(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')
 }
+
+/** Points the app's mail settings at a test SMTP server, as an admin would. */
+export async function configureTestMail(
+  fastify: import('fastify').FastifyInstance,
+  admin: { cookie: string; csrf: string },
+  port: number,
+  baseUrl = 'https://trove.example.com/',
+) {
+  return fastify.inject({
+    method: 'PUT',
+    url: '/ui/api/v1/ui/admin/configuration/mail',
+    headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+    payload: { enabled: true, host: '127.0.0.1', port, secure: false, from: 'trove@example.com', baseUrl },
+  })
+}

@@ -101,3 +101,6 @@ export async function signIn(
   const csrf = pairs.find((p) => p.startsWith('trove_csrf='))?.slice('trove_csrf='.length) ?? ''
   return { cookie: pairs.join('; '), csrf, setCookies }
 }
+
+/** The headers a browser with this session sends on a mutating call. */
+export const sessionHeaders = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })

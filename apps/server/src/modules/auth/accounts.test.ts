@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailText, startSmtp } from '../../../test/smtp.js'
-import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
 import { INVALID_INVITATION, REGISTRATION_CLOSED } from './accounts.js'
 
 let t: TestApp
 let admin: Session
 let smtp: Awaited<ReturnType<typeof startSmtp>>
-const headers = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })
+const headers = sessionHeaders
 const auth = '/ui/api/v1/ui/auth'
 
 beforeAll(async () => {

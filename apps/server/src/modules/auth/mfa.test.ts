@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
 import { hashPassword } from '../../core/passwords.js'
 import { insertUser } from '../users/repo.js'
 import { INVALID_CODE, MFA_MAX_FAILURES, SIGN_IN_AGAIN, TOO_MANY_CODES } from './mfa.js'
@@ -16,7 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const headers = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })
+const headers = sessionHeaders
 const code = (secret: string, offsetSteps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
     timestamp: Date.now() + offsetSteps * 30_000,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailText, startSmtp } from '../../../test/smtp.js'
-import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
 import { hashPassword } from '../../core/passwords.js'
 import { MAIL_NOT_CONFIGURED } from '../mail/service.js'
 import { insertUser } from '../users/repo.js'
@@ -10,7 +10,7 @@ let t: TestApp
 let admin: Session
 let smtp: Awaited<ReturnType<typeof startSmtp>>
 const auth = '/ui/api/v1/ui/auth'
-const headers = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })
+const headers = sessionHeaders
 
 beforeAll(async () => {
   smtp = await startSmtp()
