@@ -21,6 +21,7 @@ import { type Db, openDb } from './core/db.js'
 import { registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
+import { baselineAuthorizer } from './core/permissions.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
@@ -98,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir) }
+  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir), authz: baselineAuthorizer }
 
   requireAccessRules(app)
   registerErrorHandling(app)

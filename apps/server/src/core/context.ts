@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
 import type { PrincipalResolver } from './access.js'
 import type { Db } from './db.js'
+import type { Authorizer } from './permissions.js'
 import type { SecretBox } from './secretBox.js'
 
 export interface BuildInfo {
@@ -16,4 +17,6 @@ export interface AppContext {
   principal: PrincipalResolver
   /** Encrypts secrets kept at rest (API keys, MFA secrets). */
   secrets: SecretBox
+  /** Decides what a caller may do on a repository. */
+  authz: Authorizer
 }
