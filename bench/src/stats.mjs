@@ -1,0 +1,7 @@
+/** @typedef {(name: string, value: string, unit: string, target: string, ok: boolean, note?: string) => void} Row */
+
+/** The middle value of a list of numbers. */
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
