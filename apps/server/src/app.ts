@@ -99,7 +99,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir), authz: baselineAuthorizer }
+  const ctx: AppContext = {
+    config,
+    db,
+    build,
+    principal: principalResolver(db.kysely),
+    secrets: SecretBox.open(config.dataDir),
+    authz: baselineAuthorizer,
+  }
 
   requireAccessRules(app)
   registerErrorHandling(app)
