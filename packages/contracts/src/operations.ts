@@ -207,3 +207,4 @@ export const LOG_BASE_PATHS: Record<ServiceType, string> = {
 }
 
 export const RetentionStatus = z.object({ enable: z.boolean() }).meta({ id: 'RetentionStatus' })
+export type RetentionStatus = z.infer<typeof RetentionStatus>

@@ -1,0 +1,28 @@
+import type { NodeStatusList, ServiceStatus } from '@trove/contracts/operations'
+
+/** The /ha answer as the log viewer reads it: per service only Online nodes' ids; services with none dropped (spec §7). */
+export function onlineNodesByService(status: ServiceStatus): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [service, { nodes }] of Object.entries(status)) {
+    const online = nodes.filter((n) => n.status === 'Online').map((n) => n.node_id)
+    if (online.length > 0) out[service] = online
+  }
+  return out
+}
+
+/** The same from the node status source (freemium licences): services of Online nodes. */
+export function onlineNodesFromNodeList(nodes: NodeStatusList): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const node of nodes) {
+    if (node.status !== 'Online') continue
+    for (const service of node.services) out[service] = [...(out[service] ?? []), node.node_id]
+  }
+  return out
+}
+
+/** The distinct mission-control service ids: more than one means several instances (spec §4). */
+export function missionControlInstances(status: ServiceStatus): string[] {
+  return [...new Set((status['mission-control']?.nodes ?? []).map((n) => n.service_id))]
+}
+
+export const hasSeveralMissionControls = (status: ServiceStatus) => missionControlInstances(status).length > 1
