@@ -46,7 +46,9 @@ export function SupportZonePage({ admin }: SupportZonePageProps) {
   return (
     <>
       <PageHeader title="Support Zone" breadcrumbs={['Administration', 'Support Zone']}>
-        <Button onClick={() => setCreating(true)}>Create Support Bundle</Button>
+        <Group>
+          <Button onClick={() => setCreating(true)}>Create Support Bundle</Button>
+        </Group>
       </PageHeader>
       <Group mb="sm" gap="lg">
         <Text size="sm" c="dimmed">
@@ -78,12 +80,12 @@ export function SupportZonePage({ admin }: SupportZonePageProps) {
                 <Table.Td>{b.description}</Table.Td>
                 <Table.Td>{SERVICE_LABELS[b.service as ServiceType] ?? b.service}</Table.Td>
                 <Table.Td>{new Date(b.create_date).toLocaleString()}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOR[b.status]} className={`bundle-status-${b.status}`}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge miw={90} color={STATUS_COLOR[b.status]} className={`bundle-status-${b.status}`}>
                     {STATUS_LABEL[b.status]}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{size(b.size)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{size(b.size)}</Table.Td>
                 <Table.Td>
                   {!b.id.startsWith('placeholder-') && (
                     <Group gap={4} justify="flex-end" wrap="nowrap">
