@@ -323,3 +323,33 @@ describe('retention and access', () => {
     expect(Messages.waitingForLogs).toBe('Waiting for Logs...')
   })
 })
+
+describe('a real rotation', () => {
+  it('lists the rotated file and tells a client still on the old file', async () => {
+    const small = await createTestApp({ TROVE_LOG_MAX_SIZE: '4k', TROVE_NODE_ID: 'rotating' })
+    try {
+      const session = await signIn(small.fastify)
+      const read = (q: string) =>
+        small.fastify.inject({
+          method: 'GET',
+          url: `${API}/system/logs/data/repository?id=trove.log${q}`,
+          headers: { cookie: session.cookie },
+        })
+      const first = (await read('')).json()
+      for (let i = 0; i < 60; i++) small.app.logger.info({ i }, 'filling the log until it rotates')
+      const config = (
+        await small.fastify.inject({
+          method: 'GET',
+          url: `${API}/system/logs/config/repository`,
+          headers: { cookie: session.cookie },
+        })
+      ).json()
+      expect(config.logs.slice(0, 2)).toEqual(['trove.log', 'trove.1.log'])
+      const after = (await read(`&file_size=${first.file_size}&file_id=${encodeURIComponent(first.file_id)}`)).json()
+      expect(after.rotated).toBe(true)
+      expect(after.file_id).not.toBe(first.file_id)
+    } finally {
+      await small.close()
+    }
+  })
+})

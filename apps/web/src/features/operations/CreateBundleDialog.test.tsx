@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
 import { CreateBundleDialog } from './CreateBundleDialog'
 
-describe('the create support bundle dialog', () => {
+// Typing in a modal is slow in jsdom on a busy machine.
+describe('the create support bundle dialog', { timeout: 20_000 }, () => {
   it('sends the thread dump as whole numbers, with name, description and dates', async () => {
     const onCreate = vi.fn()
     await renderWithProviders(

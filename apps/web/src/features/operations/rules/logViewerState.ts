@@ -39,15 +39,22 @@ export function logViewerReducer(state: LogViewerState, action: LogViewerAction)
   switch (action.type) {
     case 'lists': {
       const productList = Object.keys(action.byService)
-      const nodes = action.byService[state.selectedProduct] ?? []
+      // The default product may not run anywhere: then the first one that does.
+      const selectedProduct =
+        productList.includes(state.selectedProduct) || productList.length === 0
+          ? state.selectedProduct
+          : (productList[0] as string)
+      const nodes = action.byService[selectedProduct] ?? []
       const selectedNode = state.selectedNode && nodes.includes(state.selectedNode) ? state.selectedNode : (nodes[0] ?? null)
       return {
         ...state,
         haStatus: action.byService,
         productList,
+        selectedProduct,
         nodeList: action.byService,
         selectedNode,
-        selectedFile: selectedNode === state.selectedNode ? state.selectedFile : null,
+        selectedFile:
+          selectedNode === state.selectedNode && selectedProduct === state.selectedProduct ? state.selectedFile : null,
       }
     }
     case 'serviceChanged':

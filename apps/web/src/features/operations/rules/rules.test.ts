@@ -93,6 +93,13 @@ describe('log viewer state', () => {
     expect(logViewerReducer(onB, { type: 'lists', byService: { repository: ['a'] } }).selectedNode).toBe('a')
   })
 
+  it('falls back to the first product that runs somewhere when the default runs nowhere', () => {
+    expect(logViewerReducer(initialLogViewerState, { type: 'lists', byService: { scanner: ['x'] } })).toMatchObject({
+      selectedProduct: 'scanner',
+      selectedNode: 'x',
+    })
+  })
+
   it('takes the lists from the node status source for freemium licences, else from service status', () => {
     expect(logListSource(true)).toBe('nodes')
     expect(logListSource(false)).toBe('ha')
