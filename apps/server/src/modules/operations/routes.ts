@@ -167,7 +167,7 @@ export const operationsRoutes =
       peer.get(
         '/system/cluster/logs/config/:service',
         { config: node, schema: { hide: true, params: serviceParam, response: { 200: LogConfig } } },
-        async () => ops.localLogConfig(),
+        async (request) => ops.localLogConfigOf(request.params.service),
       )
       peer.get(
         '/system/cluster/logs/data/:service',
@@ -181,7 +181,10 @@ export const operationsRoutes =
             response: { 200: LogData },
           },
         },
-        async (request) => ops.localLogData(request.query),
+        async (request) => {
+          ops.requireLocalService(request.params.service)
+          return ops.localLogData(request.query)
+        },
       )
     })
 

@@ -98,6 +98,17 @@ export class Operations {
     return this.localLogConfig()
   }
 
+  /** This node's own logs of a service it runs (what a peer asks for). */
+  async localLogConfigOf(service: string): Promise<LogConfig> {
+    this.requireLocalService(service)
+    return this.localLogConfig()
+  }
+
+  requireLocalService(service: string): void {
+    if (!isServiceType(service)) throw notFound(`Unknown service: ${service}`)
+    if (!this.ctx.config.node.modules.includes(service)) throw notFound(`Node ${this.nodeId} does not run the service ${service}`)
+  }
+
   async localLogConfig(): Promise<LogConfig> {
     const logs = await listLogFiles(this.ctx.config.log.dir)
     return { logs, selected_log: logs[0] ?? null, refresh_rate_millis: LOG_REFRESH_MS }

@@ -4,7 +4,7 @@ import { SERVICE_LABELS, type ServiceNode, type ServiceType } from '@trove/contr
 import { useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { useDeleteNode, useServiceStatus } from './api/serviceStatus'
-import { missionControlInstances } from './rules/serviceStatus'
+import { byServiceOrder, missionControlInstances } from './rules/serviceStatus'
 import { formatUptime } from './rules/uptime'
 
 const label = (service: string) => SERVICE_LABELS[service as ServiceType] ?? service
@@ -14,7 +14,7 @@ export function ServiceStatusPage() {
   const status = useServiceStatus()
   const remove = useDeleteNode()
   const [confirming, setConfirming] = useState<ServiceNode | null>(null)
-  const services = Object.entries(status.data ?? {})
+  const services = byServiceOrder(Object.entries(status.data ?? {}))
   const mcInstances = status.data ? missionControlInstances(status.data) : []
 
   return (

@@ -46,6 +46,10 @@ describe('service status', () => {
 
   it('keeps only Online nodes per service and drops services with none (/ha)', () => {
     expect(onlineNodesByService(status)).toEqual({ repository: ['a'], 'mission-control': ['a', 'c'] })
+    // the artifact repository first, then the product's order
+    expect(
+      Object.keys(onlineNodesByService({ insight: status.repository as never, repository: status.repository as never })),
+    ).toEqual(['repository', 'insight'])
   })
 
   it('reads the node status source the same way', () => {

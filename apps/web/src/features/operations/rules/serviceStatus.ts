@@ -1,9 +1,18 @@
-import type { NodeStatusList, ServiceStatus } from '@trove/contracts/operations'
+import { type NodeStatusList, SERVICE_TYPES, type ServiceStatus } from '@trove/contracts/operations'
+
+const rank = (service: string) => {
+  const i = (SERVICE_TYPES as readonly string[]).indexOf(service)
+  return i < 0 ? SERVICE_TYPES.length : i
+}
+
+/** Services in the product's order (the artifact repository first), unknown ones last. */
+export const byServiceOrder = <T>(entries: [string, T][]): [string, T][] =>
+  [...entries].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
 
 /** The /ha answer as the log viewer reads it: per service only Online nodes' ids; services with none dropped (spec §7). */
 export function onlineNodesByService(status: ServiceStatus): Record<string, string[]> {
   const out: Record<string, string[]> = {}
-  for (const [service, { nodes }] of Object.entries(status)) {
+  for (const [service, { nodes }] of byServiceOrder(Object.entries(status))) {
     const online = nodes.filter((n) => n.status === 'Online').map((n) => n.node_id)
     if (online.length > 0) out[service] = online
   }
@@ -17,7 +26,7 @@ export function onlineNodesFromNodeList(nodes: NodeStatusList): Record<string, s
     if (node.status !== 'Online') continue
     for (const service of node.services) out[service] = [...(out[service] ?? []), node.node_id]
   }
-  return out
+  return Object.fromEntries(byServiceOrder(Object.entries(out)))
 }
 
 /** The distinct mission-control service ids: more than one means several instances (spec §4). */
