@@ -70,8 +70,8 @@ export interface BundleSources {
   db: Db
   version: string
   nodeId: string
-  /** Set when the server is closing: a bundle still being written stops and is marked failed. */
-  aborted: () => boolean
+  /** Aborted when the server is closing: a bundle still being written stops and is marked failed. */
+  signal: AbortSignal
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -154,7 +154,14 @@ export async function writeBundle(
   const target = bundleFile(sources.config.dataDir, bundle.id)
   const partial = `${target}.partial`
   const zip = archiver('zip', { zlib: { level: 1 } })
-  const written = pipeline(zip, fs.createWriteStream(partial))
+  const out = fs.createWriteStream(partial)
+  const written = pipeline(zip, out)
+  // Closing: destroying the file stream fails the pipeline at once, even mid-way through a log file.
+  const stop = () => out.destroy(new Error('the server is closing'))
+  sources.signal.addEventListener('abort', stop, { once: true })
+  const check = () => {
+    if (sources.signal.aborted) throw new Error('the server is closing')
+  }
   try {
     zip.append(
       JSON.stringify(
@@ -184,24 +191,30 @@ export async function writeBundle(
     if (parameters.logs.include) {
       const logDir = sources.config.log.dir
       for (const name of await logsInRange(logDir, parameters.logs.start_date, parameters.logs.end_date)) {
-        if (sources.aborted()) throw new Error('server closing')
+        check()
         zip.append(fs.createReadStream(path.join(logDir, name)), { name: `logs/${name}` })
       }
     }
     for (let n = 1; n <= parameters.thread_dump.count; n++) {
-      if (sources.aborted()) throw new Error('server closing')
-      if (n > 1 && parameters.thread_dump.interval > 0) await sleep(parameters.thread_dump.interval)
+      check()
+      if (n > 1 && parameters.thread_dump.interval > 0)
+        await sleep(parameters.thread_dump.interval, undefined, { signal: sources.signal })
       zip.append(JSON.stringify(diagnosticReport(), null, 2), { name: `thread_dumps/report-${n}.json` })
     }
-    await zip.finalize()
-    await written
+    // finalize() alone would wait forever on a destroyed pipeline: whichever fails first wins.
+    await Promise.all([zip.finalize(), written])
+    // An abort ends the archive early: what is on disk then is not a whole bundle.
+    check()
     await fs.promises.rename(partial, target)
     return (await fs.promises.stat(target)).size
   } catch (error) {
     zip.abort()
+    out.destroy()
     await written.catch(() => undefined)
     await fs.promises.rm(partial, { force: true })
     throw error
+  } finally {
+    sources.signal.removeEventListener('abort', stop)
   }
 }
 

@@ -353,3 +353,30 @@ describe('a real rotation', () => {
     }
   })
 })
+
+describe('closing while a bundle is written', () => {
+  it('stops the bundle, marks it failed and leaves no partial file', async () => {
+    const closing = await createTestApp()
+    const session = await signIn(closing.fastify)
+    const res = await closing.fastify.inject({
+      method: 'POST',
+      url: `${API}/ui/userSupport/generateBundle`,
+      headers: sessionHeaders(session),
+      payload: { name: 'long', parameters: { thread_dump: { count: 10, interval: 10_000 } } },
+    })
+    expect(res.statusCode).toBe(201)
+    const started = Date.now()
+    await closing.stop()
+    expect(Date.now() - started).toBeLessThan(5000)
+    const { openDb } = await import('../../core/db.js')
+    const db = await openDb(closing.config)
+    try {
+      const row = await db.kysely.selectFrom('support_bundles').selectAll().executeTakeFirstOrThrow()
+      expect(row.status).toBe('failed')
+      expect(fs.readdirSync(path.join(closing.dataDir, 'support'))).toEqual([])
+    } finally {
+      await db.kysely.destroy()
+      await closing.close().catch(() => undefined)
+    }
+  })
+})

@@ -29,7 +29,7 @@ export class Operations {
   readonly cluster: ClusterIdentity
   readonly registry: NodeRegistry
   private readonly writing = new Set<Promise<void>>()
-  private closing = false
+  private readonly closing = new AbortController()
 
   constructor(
     private readonly ctx: AppContext,
@@ -75,7 +75,7 @@ export class Operations {
   }
 
   async stop(): Promise<void> {
-    this.closing = true
+    this.closing.abort()
     await this.registry.stop()
     await Promise.allSettled([...this.writing])
   }
@@ -177,7 +177,7 @@ export class Operations {
         db: this.ctx.db,
         version: this.ctx.build.version,
         nodeId: this.nodeId,
-        aborted: () => this.closing,
+        signal: this.closing.signal,
       },
       bundle,
       parameters,
