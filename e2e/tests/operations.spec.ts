@@ -132,6 +132,7 @@ test('an admin sees a second node come and go in service status', async ({ page 
     const row = section.getByRole('row', { name: 'Node second-node' })
     await expect(row.getByText('Online')).toBeVisible({ timeout: 15_000 })
     await expect(section.getByRole('row').filter({ hasText: 'Online' })).toHaveCount(2)
+    await expect(section.getByText('2 of 2 healthy')).toBeVisible()
     await expect(row).toContainText(/\d+s|\dm/)
 
     // Its logs, read through the first node.
@@ -146,6 +147,7 @@ test('an admin sees a second node come and go in service status', async ({ page 
     second = undefined
     await expect(row.getByText('Offline')).toBeVisible({ timeout: 15_000 })
     await expect(row).toContainText('unavailable')
+    await expect(section.getByText('1 of 2 healthy')).toBeVisible()
     await row.getByRole('button', { name: 'Delete node second-node' }).click()
     await page.getByRole('dialog', { name: 'Delete node' }).getByRole('button', { name: 'Delete' }).click()
     await expect(row).toHaveCount(0)

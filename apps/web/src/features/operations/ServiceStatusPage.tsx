@@ -3,16 +3,26 @@ import { Messages } from '@trove/contracts/messages'
 import { SERVICE_LABELS, type ServiceNode, type ServiceType } from '@trove/contracts/operations'
 import { useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
-import { useDeleteNode, useServiceStatus } from './api/serviceStatus'
-import { byServiceOrder, missionControlInstances } from './rules/serviceStatus'
+import { useDeleteNode, useHealth, useServiceStatus } from './api/serviceStatus'
+import { byServiceOrder, missionControlInstances, serviceHealth } from './rules/serviceStatus'
 import { formatUptime } from './rules/uptime'
 
 const label = (service: string) => SERVICE_LABELS[service as ServiceType] ?? service
+
+function HealthBadge({ healthy, total }: { healthy: number; total: number }) {
+  const color = healthy === total ? 'green' : healthy > 0 ? 'yellow' : 'red'
+  return (
+    <Badge variant="light" color={color}>
+      {healthy} of {total} healthy
+    </Badge>
+  )
+}
 
 /** Admin → Monitoring → Service Status: every service with its nodes and micro-services. */
 export function ServiceStatusPage() {
   const status = useServiceStatus()
   const remove = useDeleteNode()
+  const health = useHealth()
   const [confirming, setConfirming] = useState<ServiceNode | null>(null)
   const services = byServiceOrder(Object.entries(status.data ?? {}))
   const mcInstances = status.data ? missionControlInstances(status.data) : []
@@ -37,9 +47,12 @@ export function ServiceStatusPage() {
               <Title order={3} size="h4">
                 {label(service)}
               </Title>
-              {service === 'mission-control' && mcInstances.length > 1 && (
-                <Badge variant="light">{mcInstances.length} instances</Badge>
-              )}
+              <Group gap="xs">
+                {service === 'mission-control' && mcInstances.length > 1 && (
+                  <Badge variant="light">{mcInstances.length} instances</Badge>
+                )}
+                {health.data && <HealthBadge {...serviceHealth(health.data, service)} />}
+              </Group>
             </Group>
             <Table striped withTableBorder>
               <Table.Thead>

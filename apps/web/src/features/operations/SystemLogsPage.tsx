@@ -102,6 +102,16 @@ export function SystemLogsPage({ freemium = false }: SystemLogsPageProps) {
           <Button size="xs" onClick={tail.refreshNow}>
             Refresh now
           </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={() => {
+              dispatch({ type: 'reset' })
+              void (source === 'nodes' ? nodes.refetch() : ha.refetch())
+            }}
+          >
+            Reset
+          </Button>
         </Group>
       </Group>
       {error && (

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { NodeStatusList, ServiceStatus } from '@trove/contracts/operations'
+import type { HealthItem, NodeStatusList, ServiceStatus } from '@trove/contracts/operations'
 import { apiRequest } from '../../../lib/api'
 
 /** How often the status screens ask again, so a node coming or going shows without a reload. */
@@ -25,3 +25,8 @@ export function useDeleteNode() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: serviceStatusQuery().queryKey }),
   })
 }
+
+export const getHealth = () => apiRequest<HealthItem[]>('/system/status/health')
+export const healthQuery = () =>
+  queryOptions({ queryKey: ['operations', 'status', 'health'], queryFn: getHealth, refetchInterval: STATUS_REFRESH_MS })
+export const useHealth = () => useQuery(healthQuery())

@@ -4,9 +4,11 @@ import { creationReducer, initialCreationState, noneCreating } from './bundleCre
 import { initialLogViewerState, logListSource, logViewerReducer } from './logViewerState'
 import {
   hasSeveralMissionControls,
+  isHealthy,
   missionControlInstances,
   onlineNodesByService,
   onlineNodesFromNodeList,
+  serviceHealth,
 } from './serviceStatus'
 import { threadDumpError, toWholeNumber } from './threadDump'
 import { formatUptime } from './uptime'
@@ -69,6 +71,20 @@ describe('service status', () => {
     }
     expect(hasSeveralMissionControls(two)).toBe(true)
     expect(hasSeveralMissionControls({})).toBe(false)
+  })
+})
+
+describe('health items', () => {
+  it('are healthy when the state is HEALTHY, counted per service', () => {
+    const items = [
+      { service_id: 'repository@c1', node_id: 'a', state: 'HEALTHY' as const },
+      { service_id: 'repository@c1', node_id: 'b', state: 'UNHEALTHY' as const },
+      { service_id: 'scanner@c1', node_id: 'a', state: 'HEALTHY' as const },
+    ]
+    expect(isHealthy(items[0] as never)).toBe(true)
+    expect(isHealthy(items[1] as never)).toBe(false)
+    expect(serviceHealth(items, 'repository')).toEqual({ healthy: 1, total: 2 })
+    expect(serviceHealth(items, 'scanner')).toEqual({ healthy: 1, total: 1 })
   })
 })
 

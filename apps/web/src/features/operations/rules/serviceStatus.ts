@@ -1,4 +1,4 @@
-import { type NodeStatusList, SERVICE_TYPES, type ServiceStatus } from '@trove/contracts/operations'
+import { type HealthItem, type NodeStatusList, SERVICE_TYPES, type ServiceStatus } from '@trove/contracts/operations'
 
 const rank = (service: string) => {
   const i = (SERVICE_TYPES as readonly string[]).indexOf(service)
@@ -35,3 +35,10 @@ export function missionControlInstances(status: ServiceStatus): string[] {
 }
 
 export const hasSeveralMissionControls = (status: ServiceStatus) => missionControlInstances(status).length > 1
+
+/** A health item is healthy when its state is HEALTHY (spec §3); per service: how many of its items are. */
+export const isHealthy = (item: Pick<HealthItem, 'state'>) => item.state === 'HEALTHY'
+export function serviceHealth(items: HealthItem[], service: string): { healthy: number; total: number } {
+  const mine = items.filter((i) => i.service_id.split('@')[0] === service)
+  return { healthy: mine.filter(isHealthy).length, total: mine.length }
+}
