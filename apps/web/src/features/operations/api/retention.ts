@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { Limits } from '@trove/contracts/limits'
 import { format, Messages } from '@trove/contracts/messages'
 import type { RetentionStatus } from '@trove/contracts/operations'
 import { ApiError, apiRequest } from '../../../lib/api'
 import { notify } from '../../../lib/notify'
 
 /** At most this many attempts in all (spec §9). */
-export const RETENTION_MAX_ATTEMPTS = 3
+export const RETENTION_MAX_ATTEMPTS = Limits.retentionMaxAttempts
 
 export const getRetention = () => apiRequest<RetentionStatus>('/ui/bundle/retention/config/enable')
 

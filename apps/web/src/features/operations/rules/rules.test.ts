@@ -1,3 +1,4 @@
+import { Limits } from '@trove/contracts/limits'
 import type { ServiceNode, ServiceStatus } from '@trove/contracts/operations'
 import { describe, expect, it } from 'vitest'
 import { creationReducer, initialCreationState, noneCreating } from './bundleCreation'
@@ -32,6 +33,9 @@ describe('uptime', () => {
     expect(formatUptime(2 * 3_600_000 + 5 * 60_000 + 59_000)).toBe('2h 5m')
     expect(formatUptime(2 * 3_600_000 + 59_000)).toBe('2h')
     expect(formatUptime(3 * 86_400_000 + 4 * 3_600_000 + 60_000)).toBe('3d 4h')
+    for (const ms of [1, 61_000, 3_661_000, 90_061_000, 10 ** 12]) {
+      expect(formatUptime(ms).split(' ').length).toBeLessThanOrEqual(Limits.uptimeMaxUnits)
+    }
     expect(formatUptime(null)).toBe('unavailable')
     expect(formatUptime(undefined)).toBe('unavailable')
     expect(formatUptime(-5)).toBe('unavailable')
