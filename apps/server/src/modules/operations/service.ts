@@ -48,7 +48,8 @@ export class Operations {
       },
       log,
     )
-    this.registry.url = ctx.config.node.url ?? ctx.config.baseUrl ?? ''
+    // Not TROVE_BASE_URL: that is the load balancer's address, and peers must reach this very node.
+    this.registry.url = ctx.config.node.url ?? ''
   }
 
   get nodeId() {
