@@ -32,6 +32,8 @@ import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { operationsRoutes } from './modules/operations/routes.js'
+import { Operations } from './modules/operations/service.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
@@ -47,6 +49,8 @@ export interface App {
   logger: Logger
   /** The first administrator, when this start created it. */
   firstAdmin: FirstAdmin | null
+  /** This node in the cluster: its heartbeat, logs and support bundles. */
+  operations: Operations
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -159,6 +163,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  const operations = new Operations(ctx, log.logger)
+  await app.register(operationsRoutes(ctx, operations), { prefix: '/ui/api/v1' })
+  app.addHook('onListen', async () => operations.listening(app.server.address()))
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
@@ -173,6 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await db.kysely.destroy()
   })
+  await operations.start()
 
   let closing: Promise<void> | undefined
   return {
@@ -180,9 +188,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db,
     logger: log.logger,
     firstAdmin,
+    operations,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true
+        await operations.stop()
         await app.close()
         log.logger.info('server stopped')
         await log.close()

@@ -1,5 +1,7 @@
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SERVICE_TYPES, type ServiceType } from '@trove/contracts/operations'
 import { z } from 'zod'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -44,6 +46,30 @@ const EnvSchema = z.object({
   TROVE_WEB_DIR: z.string().min(1).optional(),
   TROVE_TRUST_PROXY: boolean.default(false),
   TROVE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  TROVE_LOG_DIR: z.string().min(1).optional(),
+  TROVE_NODE_ID: z
+    .string()
+    .regex(/^[\w.-]{1,100}$/, 'expected letters, digits, dots, dashes or underscores (at most 100)')
+    .optional(),
+  TROVE_NODE_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
+  TROVE_MODULES: z
+    .string()
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.enum(SERVICE_TYPES, { error: `expected a comma-separated list of ${SERVICE_TYPES.join(', ')}` })).min(1))
+    .default(['repository']),
+  TROVE_HEARTBEAT_MS: z.coerce
+    .number({ error: 'expected a whole number of milliseconds' })
+    .int('expected a whole number of milliseconds')
+    .min(100, 'expected at least 100')
+    .max(60_000, 'expected at most 60000')
+    .default(5000),
 })
 
 export interface Config {
@@ -54,10 +80,12 @@ export interface Config {
   baseUrl: string | undefined
   adminPassword: string | undefined
   serverName: string | undefined
-  log: { level: string; stdout: boolean; maxSize: number; maxFiles: number }
+  log: { level: string; stdout: boolean; maxSize: number; maxFiles: number; dir: string }
   webDir: string
   trustProxy: boolean
   shutdownTimeoutMs: number
+  /** This process in the cluster: its id, the URL its peers reach it at, what it runs. */
+  node: { id: string; url: string | undefined; modules: ServiceType[]; heartbeatMs: number }
 }
 
 export class ConfigError extends Error {}
@@ -73,10 +101,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  const dataDir = path.resolve(e.TROVE_DATA_DIR)
   return {
     port: e.TROVE_PORT,
     host: e.TROVE_HOST,
-    dataDir: path.resolve(e.TROVE_DATA_DIR),
+    dataDir,
     databaseUrl: e.TROVE_DATABASE_URL,
     baseUrl: e.TROVE_BASE_URL?.replace(/\/+$/, ''),
     adminPassword: e.TROVE_ADMIN_PASSWORD,
@@ -86,9 +115,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       stdout: e.TROVE_LOG_STDOUT,
       maxSize: e.TROVE_LOG_MAX_SIZE,
       maxFiles: e.TROVE_LOG_MAX_FILES,
+      dir: path.resolve(e.TROVE_LOG_DIR ?? path.join(dataDir, 'logs')),
     },
     webDir: path.resolve(e.TROVE_WEB_DIR ?? defaultWebDir),
     trustProxy: e.TROVE_TRUST_PROXY,
     shutdownTimeoutMs: e.TROVE_SHUTDOWN_TIMEOUT_MS,
+    node: {
+      id: e.TROVE_NODE_ID ?? os.hostname(),
+      url: e.TROVE_NODE_URL?.replace(/\/+$/, ''),
+      modules: e.TROVE_MODULES,
+      heartbeatMs: e.TROVE_HEARTBEAT_MS,
+    },
   }
 }

@@ -15,6 +15,8 @@ export const Limits = {
   projectKeyMaxLength: 128,
   xrayPaginatedRows: 20,
   supportBundleRefreshMs: 3000,
+  retentionMaxAttempts: 3,
+  uptimeMaxUnits: 2,
   integrationFilterDebounceMs: 300,
   integrationSideFilterWidthPx: 314,
   walkThroughModalWidthPx: 420,

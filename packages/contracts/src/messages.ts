@@ -88,6 +88,13 @@ export const Messages = {
   waitingForLogs: 'Waiting for Logs...',
   uptimeUnavailable: 'unavailable',
   retentionFetchFailed: 'There was an error while trying to fetch retention feature status: {message}',
+  // Operations: Trove's own texts where the spec is silent
+  logRotated: 'The log file was rotated; reading the new file from its start.',
+  logSkipped: '… {bytes} bytes skipped to keep up with the log …',
+  logsPaused: 'Paused',
+  bundleInProgress: 'In progress',
+  noBundles: 'No support bundles yet',
+  nodeOnlineRefused: 'Node {node} is online: stop it before removing it',
 } as const
 
 export type MessageKey = keyof typeof Messages

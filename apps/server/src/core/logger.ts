@@ -7,6 +7,8 @@ export interface LogOptions {
   stdout: boolean
   maxSize: number
   maxFiles: number
+  /** Where the files go; `<data dir>/logs` when absent. */
+  dir?: string
 }
 
 export interface ServiceLogger {
@@ -80,7 +82,7 @@ export class RotatingFile {
  * files); pino's redaction is not used because it costs ~10% of throughput on every request.
  */
 export function createServiceLogger(dataDir: string, service: string, options: LogOptions): ServiceLogger {
-  const file = new RotatingFile(path.join(logDir(dataDir), `${service}.log`), options.maxSize, options.maxFiles)
+  const file = new RotatingFile(path.join(options.dir ?? logDir(dataDir), `${service}.log`), options.maxSize, options.maxFiles)
   const level = options.level as pino.Level
   const streams: pino.StreamEntry[] = [{ stream: file, level }]
   if (options.stdout) streams.push({ stream: pino.destination({ fd: 1, sync: false }), level })

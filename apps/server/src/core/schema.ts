@@ -13,6 +13,10 @@ export interface Database {
   mail_tokens: MailTokensTable
   cli_logins: CliLoginsTable
   invitations: InvitationsTable
+  // operations
+  nodes: NodesTable
+  node_services: NodeServicesTable
+  support_bundles: SupportBundlesTable
 }
 
 export interface InvitationsTable {
@@ -102,4 +106,35 @@ export interface SigninFailuresTable {
   failures: number
   first_failure_at: number
   locked_until: number | null
+}
+
+// ---- operations: nodes of the cluster and support bundles ----
+
+export interface NodesTable {
+  node_id: string
+  url: string
+  version: string
+  started_at: number
+  heartbeat_ms: number
+  last_heartbeat: number
+}
+
+export interface NodeServicesTable {
+  node_id: string
+  service: string
+  started_at: number
+  last_heartbeat: number
+}
+
+export interface SupportBundlesTable {
+  id: string
+  name: string
+  description: string
+  service: string
+  node_id: string
+  created_at: number
+  status: string
+  size: number | null
+  /** JSON of the creation parameters */
+  parameters: string
 }

@@ -1,0 +1,100 @@
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { type App, buildApp } from '../../app.js'
+import { loadConfig } from '../../config.js'
+
+/**
+ * Two real nodes on one database and one data dir, each listening on its own port: they form a
+ * cluster with nothing else. On SQLite both open the same database file; on PostgreSQL
+ * (TROVE_TEST_DATABASE_URL) the same database.
+ */
+let one: TestApp
+let two: App
+let admin: Session
+const HEARTBEAT_MS = 150
+
+beforeAll(async () => {
+  one = await createTestApp({
+    TROVE_NODE_ID: 'node-one',
+    TROVE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+  })
+  await one.fastify.listen({ host: '127.0.0.1', port: 0 })
+  two = await buildApp(
+    loadConfig({
+      TROVE_DATA_DIR: one.dataDir,
+      TROVE_DATABASE_URL: one.config.databaseUrl,
+      TROVE_LOG_STDOUT: 'false',
+      TROVE_LOG_DIR: path.join(one.dataDir, 'logs', 'node-two'),
+      TROVE_WEB_DIR: path.join(one.dataDir, 'no-console'),
+      TROVE_NODE_ID: 'node-two',
+      TROVE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    }),
+  )
+  await two.fastify.listen({ host: '127.0.0.1', port: 0 })
+  admin = await signIn(one.fastify)
+})
+afterAll(async () => {
+  await two.close()
+  await one.close()
+})
+
+const get = (url: string) => one.fastify.inject({ method: 'GET', url: `/ui/api/v1${url}`, headers: { cookie: admin.cookie } })
+const nodesOf = async () =>
+  Object.fromEntries(
+    ((await get('/system/status/ha')).json().repository.nodes as { node_id: string; status: string }[]).map((n) => [
+      n.node_id,
+      n.status,
+    ]),
+  )
+
+async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (ok(value) || Date.now() > until) return value
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe('a cluster of two nodes', () => {
+  it('shows both nodes Online, each reachable at the address it listens on', async () => {
+    expect(await nodesOf()).toEqual({ 'node-one': 'Online', 'node-two': 'Online' })
+    const nodes = (await get('/system/status/ha')).json().repository.nodes
+    expect(nodes.map((n: { url: string }) => n.url)).toEqual([
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    ])
+  })
+
+  it('answers a log request for the other node from that node', async () => {
+    two.logger.info('only node two writes this line')
+    const config = (await get('/system/logs/config/repository?nodeId=node-two')).json()
+    expect(config.logs).toEqual(['trove.log'])
+    const data = (await get('/system/logs/data/repository?nodeId=node-two&id=trove.log')).json()
+    expect(data.log_content).toContain('only node two writes this line')
+    const own = (await get('/system/logs/data/repository?nodeId=node-one&id=trove.log')).json()
+    expect(own.log_content).not.toContain('only node two writes this line')
+  })
+
+  it('sees a stopped node go Offline, removes it, and keeps serving', async () => {
+    await two.close()
+    expect(await eventually(nodesOf, (n) => n['node-two'] === 'Offline')).toEqual({ 'node-one': 'Online', 'node-two': 'Offline' })
+    const logs = await get('/system/logs/data/repository?nodeId=node-two&id=trove.log')
+    expect(logs.statusCode).toBe(503)
+    expect(logs.json().errors[0].message).toBe('Node node-two is offline')
+
+    const serviceId = (await get('/system/status/ha')).json().repository.nodes[1].service_id
+    const removed = await one.fastify.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/access/api/v1/topology/${serviceId}/node-two`,
+      headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+    })
+    expect(removed.statusCode).toBe(204)
+    expect(await nodesOf()).toEqual({ 'node-one': 'Online' })
+    // Still Online a few heartbeats later, and still serving.
+    await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 4))
+    expect(await nodesOf()).toEqual({ 'node-one': 'Online' })
+    expect((await get('/ui/userSupport/listBundles')).statusCode).toBe(200)
+  })
+})

@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { Limits } from '@trove/contracts/limits'
+import { format, Messages } from '@trove/contracts/messages'
+import type { RetentionStatus } from '@trove/contracts/operations'
+import { ApiError, apiRequest } from '../../../lib/api'
+import { notify } from '../../../lib/notify'
+
+/** At most this many attempts in all (spec §9). */
+export const RETENTION_MAX_ATTEMPTS = Limits.retentionMaxAttempts
+
+export const getRetention = () => apiRequest<RetentionStatus>('/ui/bundle/retention/config/enable')
+
+/**
+ * Whether target bundle retention is on (spec §4, §8): 404 means the feature is off; any other
+ * failure is tried again, up to 3 attempts in all, then the notification and false.
+ */
+export async function fetchRetentionEnabled(
+  fetcher: () => Promise<RetentionStatus> = getRetention,
+  onFailure: (message: string) => void = (message) => notify({ color: 'red', message }),
+): Promise<boolean> {
+  let last: unknown
+  for (let attempt = 1; attempt <= RETENTION_MAX_ATTEMPTS; attempt++) {
+    try {
+      return (await fetcher()).enable
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return false
+      last = error
+    }
+  }
+  onFailure(
+    format(Messages.retentionFetchFailed, { message: last instanceof Error ? last.message || 'unknown error' : String(last) }),
+  )
+  return false
+}
+
+/** Only administrators ask; everyone else is told false (spec §6). */
+export const retentionQuery = (admin: boolean) =>
+  queryOptions({
+    queryKey: ['operations', 'retention', admin],
+    queryFn: () => (admin ? fetchRetentionEnabled() : Promise.resolve(false)),
+    retry: false,
+  })
+export const useRetention = (admin: boolean) => useQuery(retentionQuery(admin))

@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import yauzl from 'yauzl'
+import { ADMIN_PASSWORD } from '../playwright.config'
+import { signInAsAdmin } from './signIn'
+
+const dataDir = `${process.env.TROVE_E2E_DATA_DIR}/server-0`
+const shots = process.env.TROVE_E2E_SCREENSHOTS
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The names and texts of a zip file's entries. */
+function unzip(file: string): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const out = new Map<string, string>()
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err)
+          const chunks: Buffer[] = []
+          stream.on('data', (c: Buffer) => chunks.push(c))
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
+            zip.readEntry()
+          })
+        })
+      })
+      zip.on('end', () => resolve(out))
+      zip.readEntry()
+    })
+  })
+}
+
+test('an admin watches new log lines of the running node appear', async ({ page }) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/monitoring/system_logs')
+  const log = page.getByRole('log', { name: 'Log lines' })
+  // The tail of the file: the server's own request lines, whatever ran before.
+  await expect(log).toContainText('"msg":"request"')
+  await expect(page.getByTestId('refresh-countdown')).toHaveText(/Refreshing in \ds/)
+
+  // Something happens on the server: its request line is appended to the log.
+  const marker = `marker-${Date.now()}`
+  await page.request.get(`/api/system/version?${marker}=1`)
+  await page.getByRole('button', { name: 'Refresh now' }).click()
+  await expect(log).toContainText(marker)
+
+  // Paused, the countdown stops; resumed, the next poll brings the next line by itself.
+  await page.getByRole('button', { name: 'Pause' }).click()
+  await expect(page.getByTestId('refresh-countdown')).toHaveText('Paused')
+  await page.getByRole('button', { name: 'Resume' }).click()
+  const second = `second-${Date.now()}`
+  await page.request.get(`/api/system/version?${second}=1`)
+  await expect(log).toContainText(second, { timeout: 8000 })
+  if (shots) await page.screenshot({ path: `${shots}/system-logs.png`, fullPage: true })
+})
+
+test('an admin creates, downloads and opens a support bundle', async ({ page }) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/support-zone')
+  await page.getByRole('button', { name: 'Create Support Bundle' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Create Support Bundle' })
+  const name = `e2e-${Date.now()}`
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name)
+  await dialog.getByRole('textbox', { name: 'Description' }).fill('made in the browser')
+  await dialog.getByRole('textbox', { name: 'Thread dump count' }).fill('2')
+  await dialog.getByRole('textbox', { name: 'Thread dump interval (ms)' }).fill('100')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+
+  const row = page.getByRole('row', { name: `Bundle ${name}` })
+  await expect(row).toBeVisible()
+  await expect(row.getByText('Ready')).toBeVisible({ timeout: 15_000 })
+  if (shots) await page.screenshot({ path: `${shots}/support-zone.png`, fullPage: true })
+
+  // The download opens in a new window (spec §7); the browser saves what that window receives.
+  const popup = page.waitForEvent('popup')
+  const fromOpener = page.waitForEvent('download')
+  await row.getByRole('button', { name: 'Download' }).click()
+  const download = await Promise.race([fromOpener, popup.then((p) => p.waitForEvent('download'))])
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bundle-')), download.suggestedFilename())
+  await download.saveAs(file)
+  const files = await unzip(file)
+  expect([...files.keys()].sort()).toEqual([
+    'configuration/trove-config.json',
+    'logs/trove.log',
+    'manifest.json',
+    'system/system-info.json',
+    'thread_dumps/report-1.json',
+    'thread_dumps/report-2.json',
+  ])
+  expect(JSON.parse(files.get('manifest.json') ?? '{}')).toMatchObject({ name, description: 'made in the browser' })
+  expect(JSON.parse(files.get('configuration/trove-config.json') ?? '{}').environment.adminPassword).toBe('***')
+  for (const [entry, text] of files) expect(text, entry).not.toContain(ADMIN_PASSWORD)
+  expect(files.get('logs/trove.log')).toContain('server started')
+
+  await row.getByRole('button', { name: 'Delete' }).click()
+  await expect(row).toHaveCount(0)
+})
+
+test('an admin sees a second node come and go in service status', async ({ page }) => {
+  test.setTimeout(60_000)
+  const port = await freePort()
+  let second: ChildProcess | undefined = spawn(process.execPath, ['../apps/server/dist/src/main.js'], {
+    env: {
+      ...process.env,
+      TROVE_PORT: String(port),
+      TROVE_HOST: '127.0.0.1',
+      TROVE_DATA_DIR: dataDir,
+      TROVE_LOG_DIR: path.join(dataDir, 'logs', 'second-node'),
+      TROVE_LOG_STDOUT: 'false',
+      TROVE_NODE_ID: 'second-node',
+      TROVE_HEARTBEAT_MS: '500',
+      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    },
+    stdio: 'ignore',
+  })
+  try {
+    await signInAsAdmin(page)
+    await page.goto('/ui/admin/monitoring/service-status')
+    const section = page.getByRole('region', { name: 'Artifact Repository' })
+    const row = section.getByRole('row', { name: 'Node second-node' })
+    await expect(row.getByText('Online')).toBeVisible({ timeout: 15_000 })
+    await expect(section.getByRole('row').filter({ hasText: 'Online' })).toHaveCount(2)
+    await expect(section.getByText('2 of 2 healthy')).toBeVisible()
+    await expect(row).toContainText(/\d+s|\dm/)
+
+    // Its logs, read through the first node.
+    await page.goto('/ui/admin/monitoring/system_logs')
+    await page.getByRole('combobox', { name: 'Node' }).click()
+    await page.getByRole('option', { name: 'second-node' }).click()
+    await expect(page.getByRole('log', { name: 'Log lines' })).toContainText('server started')
+
+    await page.goto('/ui/admin/monitoring/service-status')
+    if (shots) await page.screenshot({ path: `${shots}/service-status.png`, fullPage: true })
+    second.kill('SIGTERM')
+    second = undefined
+    await expect(row.getByText('Offline')).toBeVisible({ timeout: 15_000 })
+    await expect(row).toContainText('unavailable')
+    await expect(section.getByText('1 of 2 healthy')).toBeVisible()
+    await row.getByRole('button', { name: 'Delete node second-node' }).click()
+    await page.getByRole('dialog', { name: 'Delete node' }).getByRole('button', { name: 'Delete' }).click()
+    await expect(row).toHaveCount(0)
+    await expect(section.getByRole('row').filter({ hasText: 'Online' })).toHaveCount(1)
+  } finally {
+    second?.kill('SIGTERM')
+  }
+})
