@@ -33,6 +33,8 @@ import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { securityRoutes } from './modules/security/routes.js'
+import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
+import { ssoRoutes } from './modules/sso/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
 import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
@@ -99,7 +101,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir), authz: baselineAuthorizer }
+  const ctx: AppContext = {
+    config,
+    db,
+    build,
+    principal: principalResolver(db.kysely),
+    secrets: SecretBox.open(config.dataDir),
+    authz: baselineAuthorizer,
+  }
 
   requireAccessRules(app)
   registerErrorHandling(app)
@@ -152,6 +161,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(ssoRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(ssoAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -13,6 +13,9 @@ export interface Database {
   mail_tokens: MailTokensTable
   cli_logins: CliLoginsTable
   invitations: InvitationsTable
+  // single sign-on
+  oauth_providers: OAuthProvidersTable
+  sso_states: SsoStatesTable
 }
 
 export interface InvitationsTable {
@@ -102,4 +105,32 @@ export interface SigninFailuresTable {
   failures: number
   first_failure_at: number
   locked_until: number | null
+}
+
+// --- single sign-on (OAuth / OpenID Connect providers, authorization requests under way) ---
+
+export interface OAuthProvidersTable {
+  id: Generated<number>
+  name: string
+  type: string
+  issuer_url: string
+  client_id: string
+  client_secret_sealed: string
+  icon: string | null
+  enabled: number
+  auto_create_users: number
+  /** JSON array of group names */
+  default_groups: string
+  created_at: number
+  updated_at: number
+}
+
+export interface SsoStatesTable {
+  state_hash: string
+  provider_id: number
+  nonce: string
+  code_verifier: string
+  redirect_uri: string
+  created_at: number
+  expires_at: number
 }

@@ -12,6 +12,7 @@ import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
 import { readMailSettings } from '../mail/service.js'
 import { getSetting, setSetting } from '../settings/repo.js'
+import { ssoLoginData } from '../sso/service.js'
 import { acceptInvitation, invite, liveInvitation, REGISTRATION_SETTING, register } from './accounts.js'
 import { toUserData } from './service.js'
 
@@ -34,6 +35,7 @@ export const accountRoutes =
         canRememberMe: true,
         passwordAutocompleteEnabled: true,
         registrationEnabled: await getSetting(db, REGISTRATION_SETTING, false),
+        ...(await ssoLoginData(db)),
       }),
     )
 
