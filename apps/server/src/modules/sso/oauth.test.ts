@@ -108,7 +108,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
     })
     expect(out.status).toBe(204)
     const after = await fetch(`${base}${AUTH}/current`, { headers: { cookie: `trove_session=${cookies.get('trove_session')}` } })
-    expect((await after.json()).anonymous).toBe(true)
+    expect(((await after.json()) as { anonymous: boolean }).anonymous).toBe(true)
   })
 
   it('signs the same user in again without making a second account', async () => {
