@@ -35,6 +35,7 @@ import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
+import { ssoRoutes } from './routes/sso'
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -362,7 +363,7 @@ const routeTree = rootRoute.addChildren([
   logoutRoute,
   indexRoute,
   homeRoute,
-  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens]),
+  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens, ...ssoRoutes(appLayout)]),
 ])
 
 export function createAppRouter(queryClient: QueryClient) {
