@@ -68,9 +68,10 @@ describe('OAuthProvidersPage', () => {
     await userEvent.click(within(form).getByRole('switch', { name: 'Create users on first sign-in' }))
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }))
     await vi.waitFor(() => {
-      const post = mock.mock.calls.find(([, init]) => (init as RequestInit | undefined)?.method === 'POST')
+      const calls = mock.mock.calls as unknown as [string, RequestInit | undefined][]
+      const post = calls.find(([, init]) => init?.method === 'POST')
       expect(post).toBeTruthy()
-      expect(JSON.parse(String((post?.[1] as RequestInit).body))).toMatchObject({
+      expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
         name: 'corp',
         type: 'oauth',
         issuerUrl: 'https://idp.example.com/realms/main',
