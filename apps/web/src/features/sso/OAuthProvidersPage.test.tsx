@@ -81,5 +81,5 @@ describe('OAuthProvidersPage', () => {
         enabled: true,
       })
     })
-  })
+  }, 20_000)
 })
