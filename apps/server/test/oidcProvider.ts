@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import crypto from 'node:crypto'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,0 +1,105 @@
+import { expect, type Page, test } from '@playwright/test'
+import { startIdentityProvider, type TestIdentityProvider } from '../../apps/server/test/oidcProvider'
+import { SsoMessages } from '../../packages/contracts/src/messages'
+import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
+
+// Single sign-on against a real OpenID Connect provider started here. The journeys change what
+// the login screen offers (and turn auto-redirect on), so they run on their own server, in order.
+test.describe.configure({ mode: 'serial' })
+test.use({ baseURL: SSO_URL })
+
+const CALLBACK = `${SSO_URL}/ui/api/v1/ui/auth/oauth/callback`
+let idp: TestIdentityProvider
+
+test.beforeAll(async () => {
+  idp = await startIdentityProvider(CALLBACK)
+})
+test.afterAll(async () => idp?.close())
+
+async function signInAsAdmin(page: Page) {
+  await page.goto('/ui/login')
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+}
+
+/** oidc-provider's own sign-in form (any user name and password are accepted). */
+async function signInAtProvider(page: Page, user: string) {
+  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`))
+  await page.getByPlaceholder('Enter any login').fill(user)
+  await page.getByPlaceholder('and password').fill('any-password')
+  await page.getByRole('button', { name: 'Sign-in' }).click()
+}
+
+test('an admin adds an OpenID Connect provider on the OAuth SSO screen', async ({ page }) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/configuration/security/oauth')
+  await expect(page.getByRole('heading', { name: 'OAuth SSO', level: 1 })).toBeVisible()
+  await expect(page.getByText(CALLBACK)).toBeVisible()
+  await page.getByRole('button', { name: 'Add provider' }).click()
+  const form = page.getByRole('form', { name: 'New OAuth provider' })
+  await form.getByRole('textbox', { name: 'Name' }).fill('corp')
+  await form.getByRole('textbox', { name: 'Issuer URL' }).fill(idp.issuer)
+  await form.getByRole('textbox', { name: 'Client ID' }).fill(idp.clientId)
+  await form.getByLabel('Client secret').fill(idp.clientSecret)
+  await form.getByRole('switch', { name: 'Create users on first sign-in' }).check({ force: true })
+  await form.getByRole('button', { name: 'Save' }).click()
+  const table = page.getByRole('table', { name: 'OAuth providers' })
+  await expect(table.getByRole('row', { name: /corp/ })).toContainText('created on first sign-in')
+  await expect(page).toHaveTitle('OAuth SSO - Trove')
+
+  // A second provider that does not create accounts.
+  await page.getByRole('button', { name: 'Add provider' }).click()
+  const second = page.getByRole('form', { name: 'New OAuth provider' })
+  await second.getByRole('textbox', { name: 'Name' }).fill('strict')
+  await second.getByRole('textbox', { name: 'Issuer URL' }).fill(idp.issuer)
+  await second.getByRole('textbox', { name: 'Client ID' }).fill(idp.clientId)
+  await second.getByLabel('Client secret').fill(idp.clientSecret)
+  await second.getByRole('button', { name: 'Save' }).click()
+  await expect(table.getByRole('row', { name: /strict/ })).toContainText('existing only')
+})
+
+test('a user clicks the provider on the login screen, signs in there and lands signed in', async ({ page }) => {
+  await page.goto('/ui/login')
+  await page.getByRole('link', { name: 'Sign in with corp' }).click()
+  await signInAtProvider(page, 'olivia')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('olivia')
+  // A real server session: reloading keeps it; the profile knows the realm.
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('olivia')
+  const me = await page.request.get('/ui/api/v1/ui/auth/current')
+  expect(await me.json()).toMatchObject({ name: 'olivia', realm: 'oauth', anonymous: false })
+})
+
+test('a provider that does not create accounts sends an unknown user back with the reason', async ({ page }) => {
+  await page.goto('/ui/login')
+  await page.getByRole('link', { name: 'Sign in with strict' }).click()
+  await signInAtProvider(page, 'peter')
+  await expect(page).toHaveURL(/\/ui\/login\?/)
+  await expect(page.getByRole('alert')).toContainText(SsoMessages.notAutoCreated.replace('{user}', 'peter'))
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+})
+
+test('with auto-redirect on, the login route goes straight to the provider', async ({ page, request }) => {
+  expect(
+    (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),
+  ).toBe(true)
+  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
+  const set = await request.put('/ui/api/v1/ui/admin/security/loginScreen', {
+    headers: { 'x-csrf-token': csrf },
+    data: { autoRedirect: true },
+  })
+  expect(set.ok()).toBe(true)
+
+  await page.goto('/ui/overview')
+  await signInAtProvider(page, 'quinn')
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('quinn')
+
+  // The way in for a local account while auto-redirect is on.
+  await page.context().clearCookies()
+  await page.goto('/ui/login?noAutoRedirect=true')
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+})
