@@ -1,4 +1,6 @@
+import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { SsoMessages } from '@trove/contracts/messages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signInAtProvider, TestBrowser } from '../../../test/browser.js'
@@ -166,6 +168,12 @@ describe('OpenID Connect sign-in against a real provider', () => {
     const list = await t.fastify.inject({ url: ADMIN_API, headers: sessionHeaders(admin) })
     expect(list.statusCode).toBe(200)
     expect(list.body).not.toContain(idp.clientSecret)
+    // Log lines are written synchronously: the file holds every sign-in above, without secrets.
+    const log = fs.readFileSync(path.join(t.dataDir, 'logs', 'trove.log'), 'utf8')
+    expect(log).toContain('single sign-on refused')
+    expect(log).toContain('/oauth/callback?code=[redacted]&state=[redacted]')
+    expect(log).not.toContain(idp.clientSecret)
+    expect(log).not.toMatch(/trove_session=[\w-]{10}/)
   })
 })
 
