@@ -72,6 +72,20 @@ describe('login screen settings, auto-redirect and the redirect call', () => {
     expect(bad.json().errors[0].message).toContain('body.autoRedirect')
   })
 
+  it('answers the realm statuses, the user-plugin flag and the POST form of the login data', async () => {
+    expect((await get(`${AUTH}/screen/realms`)).json()).toEqual({
+      realms: [
+        { realm: 'internal', enabled: true },
+        { realm: 'saml', enabled: false },
+        { realm: 'oauth', enabled: true },
+      ],
+    })
+    expect((await get(`${AUTH}/screen/userPlugins`)).json()).toEqual({ authUserPlugin: false })
+    const posted = await t.fastify.inject({ method: 'POST', url: `${AUTH}/screen/loginRelatedData`, payload: {} })
+    expect(posted.statusCode).toBe(200)
+    expect(posted.json()).toEqual((await get(`${AUTH}/screen/loginRelatedData`)).json())
+  })
+
   it('resolves redirectTo to a path on this server only', async () => {
     const call = async (to: string) => (await get(`${AUTH}/redirect?redirectTo=${encodeURIComponent(to)}`)).json().url as string
     expect(await call('/ui/packages?q=1')).toBe('/ui/packages?q=1')

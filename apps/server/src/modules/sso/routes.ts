@@ -321,6 +321,41 @@ export const ssoRoutes =
     )
 
     app.get(
+      '/screen/realms',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['sso'],
+          summary: 'Which sign-in realms are on (shell §3 realms statuses)',
+          response: { 200: z.object({ realms: z.array(z.object({ realm: z.string(), enabled: z.boolean() })) }) },
+        },
+      },
+      async () => {
+        const data = await ssoLoginData(db)
+        return {
+          realms: [
+            { realm: 'internal', enabled: true },
+            { realm: 'saml', enabled: data.ssoProviderLinksSAML.length > 0 },
+            ...[...new Set(data.oauthProviders.map((p) => p.type))].map((realm) => ({ realm, enabled: true })),
+          ],
+        }
+      },
+    )
+
+    app.get(
+      '/screen/userPlugins',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['sso'],
+          summary: 'Whether a user plugin handles the password form (never in Trove)',
+          response: { 200: z.object({ authUserPlugin: z.boolean() }) },
+        },
+      },
+      async () => ({ authUserPlugin: false }),
+    )
+
+    app.get(
       '/redirect',
       {
         config: { access: 'public' },
