@@ -82,6 +82,23 @@ test('a provider that does not create accounts sends an unknown user back with t
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
 })
 
+test('a login redirectTo is resolved by the server: a page here opens after sign-in, another site does not', async ({
+  page,
+}) => {
+  await page.goto(`/ui/login?redirectTo=${encodeURIComponent('/ui/user_profile')}`)
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/user_profile$/)
+
+  await page.goto('/ui/logout')
+  await page.goto(`/ui/login?redirectTo=${encodeURIComponent('https://evil.example.com/ui/')}`)
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/overview$/)
+})
+
 test('with auto-redirect on, the login route goes straight to the provider', async ({ page, request }) => {
   expect(
     (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),

@@ -11,8 +11,8 @@ import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import { setSetting } from '../settings/repo.js'
+import { certificateBody } from './certificate.js'
 import { deleteProvider, findProvider, insertProvider, listProviders, type ProviderRow, updateProvider } from './repo.js'
-import { certificateBody } from './saml.js'
 import {
   LOGIN_SCREEN_SETTING,
   oauthRedirectUri,

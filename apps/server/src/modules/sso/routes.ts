@@ -15,9 +15,12 @@ import { sessionToken } from '../auth/principal.js'
 import { setSessionCookies } from '../auth/routes.js'
 import { deleteSessionByToken } from '../auth/sessions.js'
 import type { UserRow } from '../users/repo.js'
-import { finishAuthorization, providerConfiguration, startAuthorization } from './oidc.js'
+
+// The OpenID Connect and SAML libraries load on first use, not at start-up (cold start).
+const oidc = () => import('./oidc.js')
+const samlLib = () => import('./saml.js')
+
 import { findProvider, findProviderById, saveState, takeState } from './repo.js'
-import { samlServiceProvider, samlUserName } from './saml.js'
 import {
   isAutoRedirectLogin,
   oauthRedirectUri,
@@ -113,6 +116,7 @@ export const ssoRoutes =
         try {
           const provider = await findProvider(db, request.params.name)
           if (!provider?.enabled) throw new SsoError('unknownProvider')
+          const { providerConfiguration, startAuthorization } = await oidc()
           const config = await providerConfiguration(provider, ctx.secrets.open(provider.client_secret_sealed))
           const redirectUri = oauthRedirectUri(publicBaseUrl(ctx, request))
           const start = await startAuthorization(config, redirectUri)
@@ -146,6 +150,7 @@ export const ssoRoutes =
           if (!pending || !request.query.state) throw new SsoError('expired')
           const provider = await findProviderById(db, pending.providerId)
           if (!provider?.enabled) throw new SsoError('unknownProvider')
+          const { providerConfiguration, finishAuthorization } = await oidc()
           const config = await providerConfiguration(provider, ctx.secrets.open(provider.client_secret_sealed))
           // The URL the provider redirected to, rebuilt on the redirect URI the request was made with.
           const callbackUrl = new URL(pending.redirectUri)
@@ -178,6 +183,7 @@ export const ssoRoutes =
       if (!settings?.enabled) throw new SsoError('samlOff')
       const base = publicBaseUrl(ctx, request)
       const entityId = settings.serviceProviderId || samlMetadataUrl(base)
+      const { samlServiceProvider } = await samlLib()
       return { settings, saml: samlServiceProvider(settings, { acs: samlAcsUrl(base), entityId }) }
     }
 
@@ -209,6 +215,7 @@ export const ssoRoutes =
         const base = publicBaseUrl(ctx, request)
         const entityId = settings?.serviceProviderId || samlMetadataUrl(base)
         // Metadata describes Trove's side only, so it is served even before the IdP is configured.
+        const { samlServiceProvider } = await samlLib()
         const saml = samlServiceProvider(
           settings ?? {
             enabled: false,
@@ -242,6 +249,7 @@ export const ssoRoutes =
           const { settings, saml } = await samlProvider(request)
           const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: request.body.SAMLResponse })
           if (!profile) throw new SsoError('failed')
+          const { samlUserName } = await samlLib()
           const who = samlUserName(profile as unknown as Record<string, unknown>)
           const user = await resolveSsoUser(
             db,

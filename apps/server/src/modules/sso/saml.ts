@@ -1,13 +1,6 @@
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml'
 import type { SamlSettings } from '@trove/contracts/sso'
-
-/** The identity provider's certificate as node-saml takes it: PEM body without armour or spaces. */
-export function certificateBody(pem: string): string {
-  return pem
-    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
-    .replace(/\s+/g, '')
-    .trim()
-}
+import { certificateBody } from './certificate.js'
 
 /**
  * Trove as a SAML 2.0 service provider for the configured identity provider. Assertions must be

@@ -5,8 +5,6 @@ import {
   Checkbox,
   Divider,
   Group,
-  Image,
-  Modal,
   Paper,
   PasswordInput,
   Stack,
@@ -18,7 +16,7 @@ import { Link } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
 import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
 import { BRAND_NAME, Messages } from '@trove/contracts/messages'
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { useLoginRelatedData } from './api/accounts'
 import { useLogin } from './api/login'
@@ -35,6 +33,10 @@ export interface LoginPageProps {
   ssoError?: string | null
 }
 
+// The dialog (and Mantine's modal machinery) loads only when there is a notice to show, keeping
+// the login page's JavaScript within its budget.
+const LoginNoticeDialog = lazy(() => import('./LoginNoticeDialog').then((m) => ({ default: m.LoginNoticeDialog })))
+
 /** Shell §3/§4.4: the administrator's notice on the login screen, with the stored dismissal rule. */
 function LoginNotice() {
   const settings = useLoginDialogSettings().data
@@ -45,19 +47,16 @@ function LoginNotice() {
   }, [settings, open])
   if (!settings || !open) return null
   return (
-    <Modal
-      opened
-      onClose={() => {
-        dismissLoginDialog(settings)
-        setOpen(false)
-      }}
-      title={settings.title || 'Notice'}
-      centered
-    >
-      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-        {settings.content}
-      </Text>
-    </Modal>
+    <Suspense fallback={null}>
+      <LoginNoticeDialog
+        title={settings.title}
+        content={settings.content}
+        onClose={() => {
+          dismissLoginDialog(settings)
+          setOpen(false)
+        }}
+      />
+    </Suspense>
   )
 }
 
@@ -99,7 +98,7 @@ export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = t
           href={p.url}
           variant="default"
           fullWidth
-          leftSection={p.icon ? <Image src={p.icon} alt="" w={18} h={18} /> : undefined}
+          leftSection={p.icon ? <img src={p.icon} alt="" width={18} height={18} /> : undefined}
         >
           Sign in with {p.name}
         </Button>
