@@ -82,9 +82,7 @@ test('a provider that does not create accounts sends an unknown user back with t
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
 })
 
-test('a login redirectTo is resolved by the server: a page here opens after sign-in, another site does not', async ({
-  page,
-}) => {
+test('a login redirectTo is resolved by the server: a page here opens after sign-in, another site does not', async ({ page }) => {
   await page.goto(`/ui/login?redirectTo=${encodeURIComponent('/ui/user_profile')}`)
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)

@@ -16,10 +16,6 @@ import { setSessionCookies } from '../auth/routes.js'
 import { deleteSessionByToken } from '../auth/sessions.js'
 import type { UserRow } from '../users/repo.js'
 
-// The OpenID Connect and SAML libraries load on first use, not at start-up (cold start).
-const oidc = () => import('./oidc.js')
-const samlLib = () => import('./saml.js')
-
 import { findProvider, findProviderById, saveState, takeState } from './repo.js'
 import {
   isAutoRedirectLogin,
@@ -35,6 +31,10 @@ import {
   samlRegistrationId,
   ssoLoginData,
 } from './service.js'
+
+// The OpenID Connect and SAML libraries load on first use, not at start-up (cold start).
+const oidc = () => import('./oidc.js')
+const samlLib = () => import('./saml.js')
 
 const HOME = '/ui/'
 
