@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Checkbox,
-  Divider,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core'
+import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
 import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
@@ -163,7 +150,9 @@ export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = t
           )}
           {mode === 'internal' && providers.length > 0 && (
             <>
-              <Divider label="or" labelPosition="center" />
+              <Text size="xs" c="dimmed" ta="center">
+                or
+              </Text>
               {providerList}
             </>
           )}
