@@ -113,9 +113,18 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(((await after.json()) as { anonymous: boolean }).anonymous).toBe(true)
   })
 
-  it('signs the same user in again without making a second account', async () => {
-    const { location } = await signInWith('corp', 'alice')
+  it('signs the same user in again without making a second account, rotating the session cookie', async () => {
+    const { browser, location } = await signInWith('corp', 'alice')
     expect(location).toBe('/ui/')
+    const before = browser.cookies(base).get('trove_session')
+    const again = await signInWith('corp', 'alice', browser)
+    expect(again.location).toBe('/ui/')
+    const after = browser.cookies(base).get('trove_session')
+    expect(after).toBeTruthy()
+    expect(after).not.toBe(before)
+    // The previous session ended: its cookie no longer signs anyone in.
+    const old = await fetch(`${base}${AUTH}/current`, { headers: { cookie: `trove_session=${before}` } })
+    expect(((await old.json()) as { anonymous: boolean }).anonymous).toBe(true)
     const rows = await t.app.db.kysely.selectFrom('users').select('id').where('name', '=', 'alice').execute()
     expect(rows).toHaveLength(1)
   })
