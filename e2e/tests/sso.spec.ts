@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { startIdentityProvider, type TestIdentityProvider } from '../../apps/server/test/oidcProvider'
+import { makeKeyPair, startSamlIdp } from '../../apps/server/test/samlIdp'
 import { SsoMessages } from '../../packages/contracts/src/messages'
 import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
 
@@ -117,4 +118,50 @@ test('with auto-redirect on, the login route goes straight to the provider', asy
   await page.context().clearCookies()
   await page.goto('/ui/login?noAutoRedirect=true')
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+  // Off again for the journeys after this one.
+  const off = await request.put('/ui/api/v1/ui/admin/security/loginScreen', {
+    headers: { 'x-csrf-token': csrf },
+    data: { autoRedirect: false },
+  })
+  expect(off.ok()).toBe(true)
+})
+
+test('SAML: an admin sets up the identity provider; a user signs in with a signed assertion and logs out there', async ({
+  page,
+}) => {
+  const keys = await makeKeyPair()
+  const samlIdp = await startSamlIdp({
+    acs: `${SSO_URL}/ui/api/v1/ui/auth/saml/acs`,
+    audience: `${SSO_URL}/ui/api/v1/ui/auth/saml/metadata`,
+    keys,
+  })
+  try {
+    await signInAsAdmin(page)
+    await page.goto('/ui/admin/configuration/security/saml_integration')
+    const form = page.getByRole('form', { name: 'SAML settings' })
+    await expect(form.getByRole('textbox', { name: 'Provider name' })).toHaveValue('SAML SSO')
+    await form.getByRole('textbox', { name: 'SAML login URL' }).fill(`${samlIdp.url}/sso?user=rachel`)
+    await form.getByRole('textbox', { name: 'SAML logout URL' }).fill(`${samlIdp.url}/logged-out`)
+    await form.getByRole('textbox', { name: 'Identity provider certificate' }).fill(keys.cert)
+    await form.getByRole('switch', { name: 'Create users on first sign-in' }).check({ force: true })
+    await form.getByRole('button', { name: 'Save' }).click()
+    await expect(form.getByRole('status')).toHaveText('Saved')
+    await page.goto('/ui/logout')
+
+    await page.goto('/ui/login')
+    await page.getByRole('link', { name: 'Sign in with SAML SSO' }).click()
+    await expect(page).toHaveURL(new RegExp(`^${samlIdp.url}/sso\\?user=rachel&SAMLRequest=`))
+    await page.getByRole('button', { name: 'Continue to Trove' }).click()
+    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page.getByRole('button', { name: 'User menu' })).toContainText('rachel')
+
+    // Logging out of Trove sends a SAML user on to the identity provider's logout URL.
+    await page.getByRole('button', { name: 'User menu' }).click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(`${samlIdp.url}/logged-out`)
+    const me = await page.request.get(`${SSO_URL}/ui/api/v1/ui/auth/current`)
+    expect((await me.json()).anonymous).toBe(true)
+  } finally {
+    await samlIdp.close()
+  }
 })

@@ -1,8 +1,6 @@
-import crypto from 'node:crypto'
 import { DEFAULT_SAML_PROVIDER_NAME } from '@trove/contracts/messages'
-import selfsigned from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SignedXml } from 'xml-crypto'
+import { type KeyPair, makeKeyPair, samlResponse as signedResponse } from '../../../test/samlIdp.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
 
 const BASE = 'http://trove.test'
@@ -10,39 +8,15 @@ const AUTH = '/ui/api/v1/ui/auth'
 const ACS = `${BASE}${AUTH}/saml/acs`
 const ENTITY_ID = `${BASE}${AUTH}/saml/metadata`
 const IDP = 'https://idp.test'
-
-interface KeyPair {
-  key: string
-  cert: string
-}
-
-const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString()
-
-/** A SAML 2.0 response as an identity provider sends it, its assertion signed with `signer` unless null. */
-function samlResponse(user: string, signer: KeyPair | null, options: { notOnOrAfterMs?: number; audience?: string } = {}) {
-  const later = iso(options.notOnOrAfterMs ?? 5 * 60_000)
-  const id = `_${crypto.randomBytes(16).toString('hex')}`
-  const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${iso(0)}"><saml:Issuer>${IDP}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${user}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${later}" Recipient="${ACS}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(-60_000)}" NotOnOrAfter="${later}"><saml:AudienceRestriction><saml:Audience>${options.audience ?? ENTITY_ID}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${user}@example.test</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion>`
-  let signed = assertion
-  if (signer) {
-    const sig = new SignedXml({
-      privateKey: signer.key,
-      publicCert: signer.cert,
-      signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-      canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-    })
-    sig.addReference({
-      xpath: "//*[local-name(.)='Assertion']",
-      transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-    })
-    sig.computeSignature(assertion, {
-      location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
-    })
-    signed = sig.getSignedXml()
-  }
-  return `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r${id}" Version="2.0" IssueInstant="${iso(0)}" Destination="${ACS}"><saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${IDP}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${signed}</samlp:Response>`
-}
+const samlResponse = (user: string, signer: KeyPair | null, options: { notOnOrAfterMs?: number; audience?: string } = {}) =>
+  signedResponse({
+    user,
+    signer,
+    issuer: IDP,
+    acs: ACS,
+    audience: options.audience ?? ENTITY_ID,
+    notOnOrAfterMs: options.notOnOrAfterMs,
+  })
 
 const b64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64')
 
@@ -72,11 +46,8 @@ describe('SAML 2.0 sign-in', () => {
   beforeAll(async () => {
     t = await createTestApp({ TROVE_BASE_URL: BASE })
     admin = await signIn(t.fastify)
-    const attrs = [{ name: 'commonName', value: 'idp.test' }]
-    const a = await selfsigned.generate(attrs, { keySize: 2048, algorithm: 'sha256' })
-    const b = await selfsigned.generate(attrs, { keySize: 2048, algorithm: 'sha256' })
-    idpKeys = { key: a.private, cert: a.cert }
-    otherKeys = { key: b.private, cert: b.cert }
+    idpKeys = await makeKeyPair()
+    otherKeys = await makeKeyPair()
   }, 60_000)
   afterAll(async () => t?.close())
 
