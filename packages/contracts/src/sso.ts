@@ -38,7 +38,6 @@ export const OAuthProviderInput = z
     autoCreateUsers: z.boolean().default(false),
     defaultGroups: GroupNames.default([]),
   })
-  .meta({ id: 'OAuthProviderInput' })
 export type OAuthProviderInput = z.input<typeof OAuthProviderInput>
 
 /** An OAuth provider as administrators see it: the client secret never leaves the server. */
@@ -90,7 +89,6 @@ export const SamlSettings = z
     autoCreateUsers: z.boolean().default(false),
     defaultGroups: GroupNames.default([]),
   })
-  .meta({ id: 'SamlSettings' })
 export type SamlSettings = z.infer<typeof SamlSettings>
 export type SamlSettingsInput = z.input<typeof SamlSettings>
 
@@ -123,7 +121,6 @@ export const LoginScreenSettings = z
       })
       .default({ enabled: false, title: '', content: '', permanent: false }),
   })
-  .meta({ id: 'LoginScreenSettings' })
 export type LoginScreenSettings = z.infer<typeof LoginScreenSettings>
 
 /** GET …/ui/auth/screen/loginDialogSettings: the login page notice (shell §3 loginDialogSettingsContent). */
