@@ -72,6 +72,11 @@ test('a user clicks the provider on the login screen, signs in there and lands s
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('olivia')
   const me = await page.request.get('/ui/api/v1/ui/auth/current')
   expect(await me.json()).toMatchObject({ name: 'olivia', realm: 'oauth', anonymous: false })
+  // No Trove password to enter again: the fresh sign-in at the provider opens the profile.
+  await page.goto('/ui/user_profile')
+  await page.getByRole('button', { name: 'Open profile' }).click()
+  await expect(page.getByRole('heading', { name: 'olivia', level: 2 })).toBeVisible()
+  await expect(page.getByText('oauth', { exact: true })).toBeVisible()
 })
 
 test('a provider that does not create accounts sends an unknown user back with the reason', async ({ page }) => {

@@ -2,6 +2,7 @@ import { DEFAULT_SAML_PROVIDER_NAME } from '@trove/contracts/messages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type KeyPair, makeKeyPair, samlResponse as signedResponse } from '../../../test/samlIdp.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
+import { SSO_REAUTH_REQUIRED, SSO_REAUTH_WINDOW_MS } from './reauth.js'
 
 const BASE = 'http://trove.test'
 const AUTH = '/ui/api/v1/ui/auth'
@@ -117,6 +118,37 @@ describe('SAML 2.0 sign-in', () => {
     expect(me.json()).toEqual({ name: 'dora', realm: 'saml', admin: false, anonymous: false, mfaStatus: 'none' })
     const row = await t.app.db.kysely.selectFrom('users').selectAll().where('name', '=', 'dora').executeTakeFirstOrThrow()
     expect(row).toMatchObject({ realm: 'saml', email: 'dora@example.test', password_hash: null })
+  })
+
+  it('lets a fresh single sign-on stand in for the password a profile or API key change asks again', async () => {
+    const res = await post(samlResponse('dora', idpKeys))
+    const pairs = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0] ?? '')
+    const cookie = pairs.join('; ')
+    const csrf = pairs.find((p) => p.startsWith('trove_csrf='))?.slice('trove_csrf='.length) ?? ''
+    const headers = { cookie, 'x-csrf-token': csrf }
+    const profile = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userProfile',
+      headers,
+      payload: { password: '' },
+    })
+    expect(profile.statusCode).toBe(200)
+    expect(profile.json()).toMatchObject({ name: 'dora', realm: 'saml' })
+    const key = await t.fastify.inject({ method: 'POST', url: '/ui/api/v1/ui/userApiKey', headers })
+    expect(key.statusCode).toBe(200)
+    expect(key.json().apiKey).toMatch(/^trove_ak_/)
+
+    // Fifteen minutes later the sign-in no longer counts as fresh.
+    await t.app.db.kysely
+      .updateTable('sessions')
+      .set({ created_at: Date.now() - SSO_REAUTH_WINDOW_MS - 1000 })
+      .execute()
+    const stale = await t.fastify.inject({ method: 'POST', url: '/ui/api/v1/ui/userProfile', headers, payload: { password: '' } })
+    expect(stale.statusCode).toBe(401)
+    expect(stale.json().errors[0].message).toBe(SSO_REAUTH_REQUIRED)
+    // The session itself still works.
+    const me = await t.fastify.inject({ url: `${AUTH}/current`, headers: { cookie } })
+    expect(me.json().name).toBe('dora')
   })
 
   it('refuses an unsigned assertion', async () => {
