@@ -25,19 +25,18 @@ const SafeUrl = z
 const GroupNames = z.array(z.string().min(1).max(64)).max(50)
 
 /** What an administrator sends to create or change an OAuth provider. */
-export const OAuthProviderInput = z
-  .object({
-    name: ProviderName,
-    type: OAuthProviderType.default('oauth'),
-    issuerUrl: SafeUrl,
-    clientId: z.string().min(1).max(512),
-    /** Required on create; on edit, absent keeps the stored secret. */
-    clientSecret: z.string().min(1).max(2048).optional(),
-    icon: z.union([SafeUrl, z.literal('')]).optional(),
-    enabled: z.boolean().default(true),
-    autoCreateUsers: z.boolean().default(false),
-    defaultGroups: GroupNames.default([]),
-  })
+export const OAuthProviderInput = z.object({
+  name: ProviderName,
+  type: OAuthProviderType.default('oauth'),
+  issuerUrl: SafeUrl,
+  clientId: z.string().min(1).max(512),
+  /** Required on create; on edit, absent keeps the stored secret. */
+  clientSecret: z.string().min(1).max(2048).optional(),
+  icon: z.union([SafeUrl, z.literal('')]).optional(),
+  enabled: z.boolean().default(true),
+  autoCreateUsers: z.boolean().default(false),
+  defaultGroups: GroupNames.default([]),
+})
 export type OAuthProviderInput = z.input<typeof OAuthProviderInput>
 
 /** An OAuth provider as administrators see it: the client secret never leaves the server. */
@@ -72,23 +71,22 @@ export const SsoProviderLink = z.object({ name: z.string(), url: z.string() }).m
 export type SsoProviderLink = z.infer<typeof SsoProviderLink>
 
 /** The SAML 2.0 identity provider settings. */
-export const SamlSettings = z
-  .object({
-    enabled: z.boolean().default(false),
-    providerName: z.string().min(1).max(64).default(DEFAULT_SAML_PROVIDER_NAME),
-    /** The identity provider's single-sign-on URL (HTTP-Redirect binding). */
-    loginUrl: SafeUrl,
-    /** Where the browser goes on logout, when the identity provider has one. */
-    logoutUrl: z.union([SafeUrl, z.literal('')]).default(''),
-    /** The identity provider's signing certificate (PEM or bare base64). */
-    certificate: z.string().min(1).max(16384),
-    /** The identity provider's entity id, checked against the response's Issuer when set. */
-    idpIssuer: z.string().max(1024).default(''),
-    /** Trove's entity id; defaults to the metadata URL. */
-    serviceProviderId: z.string().max(1024).default(''),
-    autoCreateUsers: z.boolean().default(false),
-    defaultGroups: GroupNames.default([]),
-  })
+export const SamlSettings = z.object({
+  enabled: z.boolean().default(false),
+  providerName: z.string().min(1).max(64).default(DEFAULT_SAML_PROVIDER_NAME),
+  /** The identity provider's single-sign-on URL (HTTP-Redirect binding). */
+  loginUrl: SafeUrl,
+  /** Where the browser goes on logout, when the identity provider has one. */
+  logoutUrl: z.union([SafeUrl, z.literal('')]).default(''),
+  /** The identity provider's signing certificate (PEM or bare base64). */
+  certificate: z.string().min(1).max(16384),
+  /** The identity provider's entity id, checked against the response's Issuer when set. */
+  idpIssuer: z.string().max(1024).default(''),
+  /** Trove's entity id; defaults to the metadata URL. */
+  serviceProviderId: z.string().max(1024).default(''),
+  autoCreateUsers: z.boolean().default(false),
+  defaultGroups: GroupNames.default([]),
+})
 export type SamlSettings = z.infer<typeof SamlSettings>
 export type SamlSettingsInput = z.input<typeof SamlSettings>
 
@@ -103,24 +101,23 @@ export const SamlSettingsView = z
   .meta({ id: 'SamlSettingsView' })
 
 /** Login screen settings an administrator chooses (shell §3 and §4.4). */
-export const LoginScreenSettings = z
-  .object({
-    /** Shell §4.2: the login route sends the browser straight to the single-sign-on provider. */
-    autoRedirect: z.boolean().default(false),
-    /** Shell §4.4: the login view mode is external (single sign-on first). */
-    loginIsExternal: z.boolean().default(false),
-    /** Hides the provider buttons (an administrator may sign in with the form only). */
-    isProvidersHidden: z.boolean().default(false),
-    /** A notice shown on the login screen; a permanent one cannot be dismissed for good. */
-    dialog: z
-      .object({
-        enabled: z.boolean().default(false),
-        title: z.string().max(200).default(''),
-        content: z.string().max(4000).default(''),
-        permanent: z.boolean().default(false),
-      })
-      .default({ enabled: false, title: '', content: '', permanent: false }),
-  })
+export const LoginScreenSettings = z.object({
+  /** Shell §4.2: the login route sends the browser straight to the single-sign-on provider. */
+  autoRedirect: z.boolean().default(false),
+  /** Shell §4.4: the login view mode is external (single sign-on first). */
+  loginIsExternal: z.boolean().default(false),
+  /** Hides the provider buttons (an administrator may sign in with the form only). */
+  isProvidersHidden: z.boolean().default(false),
+  /** A notice shown on the login screen; a permanent one cannot be dismissed for good. */
+  dialog: z
+    .object({
+      enabled: z.boolean().default(false),
+      title: z.string().max(200).default(''),
+      content: z.string().max(4000).default(''),
+      permanent: z.boolean().default(false),
+    })
+    .default({ enabled: false, title: '', content: '', permanent: false }),
+})
 export type LoginScreenSettings = z.infer<typeof LoginScreenSettings>
 
 /** GET …/ui/auth/screen/loginDialogSettings: the login page notice (shell §3 loginDialogSettingsContent). */
