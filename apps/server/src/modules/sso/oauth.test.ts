@@ -161,6 +161,22 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(new URL(res.headers.get('location') ?? '', base).searchParams.get('ssoError')).toBe('expired')
   })
 
+  it('refuses a callback opened in another browser than the one that started the sign-in (login CSRF)', async () => {
+    // Someone signs in at the provider as themselves but stops before the callback...
+    const attacker = new TestBrowser()
+    const end = await attacker.follow(
+      `${base}${AUTH}/oauth/corp/authorize`,
+      (url) => url.pathname === `${AUTH}/oauth/callback`,
+      signInAtProvider('mallory'),
+    )
+    expect(end.url.searchParams.get('code')).toBeTruthy()
+    // ...and has a victim open the callback link: refused, nobody signed in.
+    const victim = new TestBrowser()
+    const res = await victim.request(end.url.href)
+    expect(new URL(res.headers.get('location') ?? '', base).searchParams.get('ssoError')).toBe('expired')
+    expect(victim.cookies(base).get('trove_session')).toBeUndefined()
+  })
+
   it('refuses a disabled or unknown provider', async () => {
     const res = await new TestBrowser().request(`${base}${AUTH}/oauth/nope/authorize`)
     expect(new URL(res.headers.get('location') ?? '', base).searchParams.get('ssoError')).toBe('unknownProvider')

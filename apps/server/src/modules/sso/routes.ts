@@ -7,6 +7,7 @@ import {
   SamlLogoutUrl,
   SamlRegistrationId,
 } from '@trove/contracts/sso'
+import { parse, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -16,7 +17,7 @@ import { setSessionCookies } from '../auth/routes.js'
 import { deleteSessionByToken } from '../auth/sessions.js'
 import type { UserRow } from '../users/repo.js'
 
-import { findProvider, findProviderById, saveState, takeState } from './repo.js'
+import { findProvider, findProviderById, STATE_LIFETIME_MS, saveState, takeState } from './repo.js'
 import {
   isAutoRedirectLogin,
   oauthRedirectUri,
@@ -37,6 +38,13 @@ const oidc = () => import('./oidc.js')
 const samlLib = () => import('./saml.js')
 
 const HOME = '/ui/'
+/** Binds an authorization request to the browser that started it (no login CSRF). */
+const STATE_COOKIE = 'trove_sso_state'
+const STATE_COOKIE_PATH = '/ui/api/v1/ui/auth/oauth'
+const stateCookieOf = (request: FastifyRequest) => {
+  const header = request.headers.cookie
+  return header ? parse(header)[STATE_COOKIE] : undefined
+}
 
 /** Where a stored redirect may lead: a path on this server, never another site (shell §4.4). */
 export function resolveRedirect(redirectTo: string | undefined, base: string): string {
@@ -127,6 +135,16 @@ export const ssoRoutes =
             redirectUri,
           })
           reply.header('cache-control', 'no-store')
+          reply.header(
+            'set-cookie',
+            serialize(STATE_COOKIE, start.state, {
+              path: STATE_COOKIE_PATH,
+              httpOnly: true,
+              sameSite: 'lax',
+              secure: request.protocol === 'https',
+              maxAge: STATE_LIFETIME_MS / 1000,
+            }),
+          )
           return reply.redirect(start.url.href, 302)
         } catch (error) {
           return refuse(request, reply, error, 'oauth')
@@ -145,9 +163,15 @@ export const ssoRoutes =
         },
       },
       async (request, reply) => {
+        // The state cookie is spent whatever happens.
+        reply.header('set-cookie', serialize(STATE_COOKIE, '', { path: STATE_COOKIE_PATH, maxAge: 0 }))
         try {
-          const pending = request.query.state ? await takeState(db, request.query.state) : null
-          if (!pending || !request.query.state) throw new SsoError('expired')
+          // The callback must come back to the browser that started the sign-in: a link with
+          // someone else's code and state (login CSRF) is refused.
+          const state = request.query.state
+          if (!state || stateCookieOf(request) !== state) throw new SsoError('expired')
+          const pending = await takeState(db, state)
+          if (!pending) throw new SsoError('expired')
           const provider = await findProviderById(db, pending.providerId)
           if (!provider?.enabled) throw new SsoError('unknownProvider')
           const { providerConfiguration, finishAuthorization } = await oidc()
@@ -156,7 +180,7 @@ export const ssoRoutes =
           const callbackUrl = new URL(pending.redirectUri)
           callbackUrl.search = new URL(request.url, 'http://x').search
           const identity = await finishAuthorization(config, callbackUrl, {
-            state: request.query.state,
+            state,
             nonce: pending.nonce,
             codeVerifier: pending.codeVerifier,
           })
