@@ -114,6 +114,13 @@ describe('LoginPage single sign-on and screen settings', () => {
     expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument()
   })
 
+  it('follows the server on remember-me and password autocomplete', async () => {
+    stubFetch({ [LOGIN_DATA]: loginData({ canRememberMe: false, passwordAutocompleteEnabled: false }) })
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    await vi.waitFor(() => expect(screen.queryByRole('checkbox', { name: 'Remember me' })).toBeNull())
+    expect(screen.getByLabelText('Password', { selector: 'input' })).toHaveAttribute('autocomplete', 'off')
+  })
+
   it('shows why a single sign-on was refused', async () => {
     stubFetch({ [LOGIN_DATA]: loginData() })
     await renderWithProviders(
