@@ -156,7 +156,8 @@ const loginRoutes = [
     path: '/',
     staticData: { name: 'login', title: 'Login' },
     validateSearch: parseLoginSearch,
-    beforeLoad: ({ search, context }) => loginEntry(search, context.queryClient),
+    // Not on preload (a hovered link): the entry may end the session and leave the console.
+    beforeLoad: ({ search, context, preload }) => (preload ? undefined : loginEntry(search, context.queryClient)),
     component: screen('login', () => import('./screens/LoginScreen'), 'LoginScreen'),
   }),
   createRoute({
