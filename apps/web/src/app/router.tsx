@@ -242,7 +242,9 @@ const logoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/logout',
   staticData: { name: 'logout' },
-  beforeLoad: async ({ context }) => {
+  beforeLoad: async ({ context, preload }) => {
+    // A hovered Logout link preloads this route: only a real navigation signs out.
+    if (preload) return
     const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
     await logout()
     context.queryClient.clear()
