@@ -35,6 +35,8 @@ import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/ro
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
 import { securityRoutes } from './modules/security/routes.js'
+import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
+import { ssoRoutes } from './modules/sso/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
 import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
@@ -166,6 +168,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const operations = new Operations(ctx, log.logger)
   await app.register(operationsRoutes(ctx, operations), { prefix: '/ui/api/v1' })
   app.addHook('onListen', async () => operations.listening(app.server.address()))
+  await app.register(ssoRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
+  await app.register(ssoAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -110,6 +110,18 @@ export const LoginRelatedData = z
     canRememberMe: z.boolean(),
     passwordAutocompleteEnabled: z.boolean(),
     registrationEnabled: z.boolean(),
+    /** Shell §3: OAuth providers on the login screen (name, type, url, icon). */
+    oauthProviders: z.array(z.object({ name: z.string(), type: z.string(), url: z.string(), icon: z.string().nullable() })),
+    /** Shell §3: SAML providers on the login screen (name, url). */
+    ssoProviderLinksSAML: z.array(z.object({ name: z.string(), url: z.string() })),
+    /** The link auto-redirect login follows (SAML first, else the first OAuth provider). */
+    ssoProviderLink: z.string().nullable(),
+    loginIsExternal: z.boolean(),
+    isProvidersHidden: z.boolean(),
+    isUserPluginEnabled: z.boolean(),
+    /** Where the browser goes after logout for a SAML user (the identity provider's logout URL). */
+    logoutUrl: z.string().nullable(),
+    samlRegistrationId: z.string(),
   })
   .meta({ id: 'LoginRelatedData' })
 export type LoginRelatedData = z.infer<typeof LoginRelatedData>

@@ -104,3 +104,20 @@ export const DEFAULT_SAML_PROVIDER_NAME = 'SAML SSO'
 
 /** The default project (shell §3). */
 export const DEFAULT_PROJECT = { name: 'Default Project', key: 'dflt' } as const
+
+/**
+ * Single sign-on: Trove's own wording for refusals (the spec quotes none). The callback sends the
+ * browser to /login?ssoError=<key>&ssoUser=<name>; the login screen shows the text.
+ */
+export const SsoMessages = {
+  notAutoCreated:
+    'There is no Trove account for {user}, and this provider does not create accounts: ask an administrator to add you',
+  otherRealm: 'The account {user} exists already and signs in another way',
+  disabled: 'This user is disabled; ask an administrator to enable it',
+  failed: 'Single sign-on failed: the provider did not confirm who you are',
+  noUserName: 'Single sign-on failed: the provider gave no usable user name',
+  expired: 'The sign-in took too long or was already used: please start again',
+  unknownProvider: 'This single-sign-on provider does not exist or is switched off',
+  samlOff: 'SAML single sign-on is not configured',
+} as const
+export type SsoErrorKey = keyof typeof SsoMessages

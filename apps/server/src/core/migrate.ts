@@ -5,6 +5,7 @@ import * as m0003 from '../../migrations/0003_mfa.js'
 import * as m0004 from '../../migrations/0004_password_flows.js'
 import * as m0005 from '../../migrations/0005_cli_login.js'
 import * as m0006 from '../../migrations/0006_invitations.js'
+import * as m0010 from '../../migrations/0010_sso.js'
 import * as m0050 from '../../migrations/0050_operations.js'
 import type { Db } from './db.js'
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_cli_login': m0005,
   '0006_invitations': m0006,
   '0050_operations': m0050,
+  '0010_sso': m0010,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

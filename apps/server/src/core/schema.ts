@@ -17,6 +17,9 @@ export interface Database {
   nodes: NodesTable
   node_services: NodeServicesTable
   support_bundles: SupportBundlesTable
+  // single sign-on
+  oauth_providers: OAuthProvidersTable
+  sso_states: SsoStatesTable
 }
 
 export interface InvitationsTable {
@@ -137,4 +140,32 @@ export interface SupportBundlesTable {
   size: number | null
   /** JSON of the creation parameters */
   parameters: string
+}
+
+// --- single sign-on (OAuth / OpenID Connect providers, authorization requests under way) ---
+
+export interface OAuthProvidersTable {
+  id: Generated<number>
+  name: string
+  type: string
+  issuer_url: string
+  client_id: string
+  client_secret_sealed: string
+  icon: string | null
+  enabled: number
+  auto_create_users: number
+  /** JSON array of group names */
+  default_groups: string
+  created_at: number
+  updated_at: number
+}
+
+export interface SsoStatesTable {
+  state_hash: string
+  provider_id: number
+  nonce: string
+  code_verifier: string
+  redirect_uri: string
+  created_at: number
+  expires_at: number
 }

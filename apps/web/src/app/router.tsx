@@ -11,8 +11,23 @@ import type { UserData } from '@trove/contracts/auth'
 import { getInvitation } from '../features/auth/api/accounts'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
+import {
+  getAutoRedirectState,
+  getLoginRelatedData,
+  getSamlLogoutUrl,
+  getSamlRegistrationId,
+  resolveRedirectTo,
+} from '../features/auth/api/sso'
 import { notify } from '../lib/notify'
 import { ScreenLoader } from '../ui/ScreenLoader'
+import {
+  autoRedirectTarget,
+  consolePathOf,
+  type LoginSearch,
+  parseLoginSearch,
+  samlLogoutTarget,
+  shouldAskAutoRedirect,
+} from './autoRedirectLogin'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
 import { cliGuard, type GuardResult, internalErrorGuard, invitationGuard, landingGuard, sessionGuard } from './guards'
@@ -21,6 +36,7 @@ import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './po
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 import { operationsRoutes } from './routes/operations'
+import { ssoRoutes } from './routes/sso'
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -53,6 +69,35 @@ async function follow(result: GuardResult, queryClient: QueryClient): Promise<vo
     queryClient.clear()
   }
   throw redirect({ to: result.to, search: result.search, replace: true })
+}
+
+/** Full-page navigation away from the console; the router waits while the browser leaves. */
+function leaveFor(url: string): Promise<never> {
+  window.location.assign(url)
+  return new Promise<never>(() => {})
+}
+
+/**
+ * The login screen's entry (shell §4.2, §4.4): a redirectTo is resolved through the redirect call
+ * and kept as the post-login path; then, unless arriving from a login path, the server is asked
+ * about auto-redirect, and if it is on, the login data and SAML registration id are fetched, the
+ * session is ended and the browser goes to the single-sign-on provider link.
+ */
+async function loginEntry(search: LoginSearch, queryClient: QueryClient): Promise<void> {
+  if (search.redirectTo) {
+    const resolved = await resolveRedirectTo(search.redirectTo).catch(() => null)
+    const path = resolved ? consolePathOf(resolved.url) : null
+    if (path) savePostLoginPath(path)
+  }
+  if (!shouldAskAutoRedirect(previousPath(), search)) return
+  const state = await getAutoRedirectState().catch(() => null)
+  if (!state?.isAutoRedirectLogin) return
+  const [data] = await Promise.all([getLoginRelatedData().catch(() => undefined), getSamlRegistrationId().catch(() => null)])
+  const target = autoRedirectTarget(true, data)
+  if (!target) return
+  await logout()
+  queryClient.clear()
+  await leaveFor(target)
 }
 
 async function currentUser(queryClient: QueryClient): Promise<UserData> {
@@ -111,6 +156,9 @@ const loginRoutes = [
     getParentRoute: () => loginRoute,
     path: '/',
     staticData: { name: 'login', title: 'Login' },
+    validateSearch: parseLoginSearch,
+    // Not on preload (a hovered link): the entry may end the session and leave the console.
+    beforeLoad: ({ search, context, preload }) => (preload ? undefined : loginEntry(search, context.queryClient)),
     component: screen('login', () => import('./screens/LoginScreen'), 'LoginScreen'),
   }),
   createRoute({
@@ -195,9 +243,17 @@ const logoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/logout',
   staticData: { name: 'logout' },
-  beforeLoad: async ({ context }) => {
+  beforeLoad: async ({ context, preload }) => {
+    // A hovered Logout link preloads this route: only a real navigation signs out.
+    if (preload) return
+    const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
     await logout()
     context.queryClient.clear()
+    // Shell §4.2: a SAML user then goes to the identity provider's logout URL.
+    if (user?.realm === 'saml') {
+      const target = samlLogoutTarget(user, (await getSamlLogoutUrl().catch(() => null))?.logoutUrl)
+      if (target) await leaveFor(target)
+    }
     throw redirect({ to: '/login', search: { logout: true }, replace: true })
   },
 })
@@ -311,7 +367,14 @@ const routeTree = rootRoute.addChildren([
   logoutRoute,
   indexRoute,
   homeRoute,
-  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens, ...operationsRoutes(appLayout)]),
+  appLayout.addChildren([
+    overviewRoute,
+    profileRoute,
+    ...appScreens,
+    ...gatedScreens,
+    ...operationsRoutes(appLayout),
+    ...ssoRoutes(appLayout),
+  ]),
 ])
 
 export function createAppRouter(queryClient: QueryClient) {

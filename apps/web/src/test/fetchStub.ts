@@ -26,5 +26,13 @@ export const loginData =
       canRememberMe: true,
       passwordAutocompleteEnabled: true,
       registrationEnabled: false,
+      oauthProviders: [],
+      ssoProviderLinksSAML: [],
+      ssoProviderLink: null,
+      loginIsExternal: false,
+      isProvidersHidden: false,
+      isUserPluginEnabled: false,
+      logoutUrl: null,
+      samlRegistrationId: 'trove-0000000000000000',
       ...overrides,
     })

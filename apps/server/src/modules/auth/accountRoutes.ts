@@ -12,6 +12,7 @@ import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
 import { readMailSettings } from '../mail/service.js'
 import { getSetting, setSetting } from '../settings/repo.js'
+import { ssoLoginData } from '../sso/service.js'
 import { acceptInvitation, invite, liveInvitation, REGISTRATION_SETTING, register } from './accounts.js'
 import { toUserData } from './service.js'
 
@@ -23,18 +24,34 @@ export const accountRoutes =
   async (app) => {
     const db = ctx.db.kysely
 
+    const loginRelatedData = async () => ({
+      forgotPassword: Boolean((await readMailSettings(db))?.enabled),
+      canRememberMe: true,
+      passwordAutocompleteEnabled: true,
+      registrationEnabled: await getSetting(db, REGISTRATION_SETTING, false),
+      ...(await ssoLoginData(db)),
+    })
     app.get(
       '/screen/loginRelatedData',
       {
         config: { access: 'public' },
         schema: { tags: ['auth'], summary: 'What the login screen offers', response: { 200: LoginRelatedData } },
       },
-      async () => ({
-        forgotPassword: Boolean((await readMailSettings(db))?.enabled),
-        canRememberMe: true,
-        passwordAutocompleteEnabled: true,
-        registrationEnabled: await getSetting(db, REGISTRATION_SETTING, false),
-      }),
+      loginRelatedData,
+    )
+    // Shell §7.1 also names a POST form of this call (with a dummy body): same answer.
+    app.post(
+      '/screen/loginRelatedData',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'What the login screen offers (POST form, body ignored)',
+          body: z.unknown().optional(),
+          response: { 200: LoginRelatedData },
+        },
+      },
+      loginRelatedData,
     )
 
     app.post(

@@ -49,7 +49,7 @@ describe('self-registration', () => {
       payload: { enabled: true },
     })
     expect(opened.statusCode).toBe(200)
-    expect(await loginData()).toEqual({
+    expect(await loginData()).toMatchObject({
       forgotPassword: true,
       canRememberMe: true,
       passwordAutocompleteEnabled: true,

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
-import { deleteSession, deleteSessionByToken } from './sessions.js'
+import { deleteSession, deleteSessionByToken, type NewSession } from './sessions.js'
 
 function cookieOptions(request: FastifyRequest, expiresAt: number | null): SerializeOptions {
   return {
@@ -16,6 +16,15 @@ function cookieOptions(request: FastifyRequest, expiresAt: number | null): Seria
     // Without remember-me the cookie has no expiry, so it ends with the browser session.
     ...(expiresAt ? { expires: new Date(expiresAt) } : {}),
   }
+}
+
+/** Sets the session and CSRF cookies of a new sign-in (password or single sign-on). */
+export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, session: NewSession, rememberMe: boolean): void {
+  const expires = rememberMe ? session.expiresAt : null
+  reply.header('set-cookie', [
+    serialize(SESSION_COOKIE, session.token, { ...cookieOptions(request, expires), httpOnly: true }),
+    serialize(CSRF_COOKIE, session.csrfToken, { ...cookieOptions(request, expires), httpOnly: false }),
+  ])
 }
 
 function clearSessionCookies(reply: FastifyReply): void {
@@ -51,11 +60,7 @@ export const authRoutes =
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? null,
         })
-        const expires = rememberMe ? session.expiresAt : null
-        reply.header('set-cookie', [
-          serialize(SESSION_COOKIE, session.token, { ...cookieOptions(request, expires), httpOnly: true }),
-          serialize(CSRF_COOKIE, session.csrfToken, { ...cookieOptions(request, expires), httpOnly: false }),
-        ])
+        setSessionCookies(request, reply, session, rememberMe)
         request.log.info({ user: user.name, rememberMe }, 'signed in')
         return user
       },

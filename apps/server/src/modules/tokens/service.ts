@@ -7,6 +7,7 @@ import type { Database } from '../../core/schema.js'
 import type { SecretBox } from '../../core/secretBox.js'
 import { basicCredentials } from '../auth/principal.js'
 import { verifyCredentials } from '../auth/service.js'
+import { passwordlessReauth } from '../sso/reauth.js'
 import { findUserByName } from '../users/repo.js'
 import { deleteTokens, insertToken, listTokens, newSecret } from './repo.js'
 
@@ -41,6 +42,8 @@ export async function createAccessToken(
  */
 export async function requireReauthentication(db: Kysely<Database>, request: FastifyRequest, caller: Principal): Promise<void> {
   if (caller.via === 'password') return
+  // OAuth and SAML users have no password: a fresh sign-in at their provider stands in for it.
+  if (await passwordlessReauth(db, caller)) return
   const basic = basicCredentials(request)
   if (!basic || basic.user.toLowerCase() !== caller.name.toLowerCase()) throw new HttpError(401, REAUTH_REQUIRED)
   await verifyCredentials(db, { user: basic.user, password: basic.secret, ip: request.ip })

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
 import { verifyCredentials } from '../auth/service.js'
+import { passwordlessReauth } from '../sso/reauth.js'
 import { findUserById, type UserRow } from './repo.js'
 
 const toProfile = (user: UserRow) => ({
@@ -21,7 +22,9 @@ export const profileRoutes =
     const me = async (request: Parameters<AppContext['principal']>[0], password: string) => {
       const principal = await ctx.principal(request)
       if (!principal) throw unauthorized()
-      // OAuth and SAML users have no password here: an empty one proves nothing and is refused below.
+      // OAuth and SAML users have no password here: a fresh sign-in at their provider stands in.
+      const passwordless = await passwordlessReauth(db, principal)
+      if (passwordless) return passwordless
       return verifyCredentials(db, { user: principal.name, password, ip: request.ip, allowExpired: true })
     }
 

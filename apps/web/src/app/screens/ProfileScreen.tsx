@@ -5,5 +5,11 @@ import { ProfilePage } from '../../features/profile/ProfilePage'
 export function ProfileScreen() {
   const user = useCurrentUser().data
   if (!user) return null
-  return <ProfilePage userName={user.name} renderMfaEnrollment={(onDone) => <MfaEnrollmentPanel onEnrolled={onDone} />} />
+  return (
+    <ProfilePage
+      userName={user.name}
+      passwordless={user.realm !== 'internal'}
+      renderMfaEnrollment={(onDone) => <MfaEnrollmentPanel onEnrolled={onDone} />}
+    />
+  )
 }

@@ -80,3 +80,84 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Create an account' })).toBeInTheDocument()
   })
 })
+
+describe('LoginPage single sign-on and screen settings', () => {
+  const DIALOG = '/ui/api/v1/ui/auth/screen/loginDialogSettings'
+  const providers = {
+    ssoProviderLinksSAML: [{ name: 'SAML SSO', url: '/ui/api/v1/ui/auth/saml/login' }],
+    oauthProviders: [
+      { name: 'corp', type: 'oauth', url: '/ui/api/v1/ui/auth/oauth/corp/authorize', icon: null },
+      { name: 'evil', type: 'oauth', url: 'javascript:alert(1)', icon: null },
+    ],
+  }
+  afterEach(() => localStorage.clear())
+
+  it('offers each provider as a link to its sign-in, never an unsafe one', async () => {
+    stubFetch({ [LOGIN_DATA]: loginData(providers) })
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    expect(await screen.findByRole('link', { name: 'Sign in with corp' })).toHaveAttribute(
+      'href',
+      '/ui/api/v1/ui/auth/oauth/corp/authorize',
+    )
+    expect(screen.getByRole('link', { name: 'Sign in with SAML SSO' })).toHaveAttribute('href', '/ui/api/v1/ui/auth/saml/login')
+    expect(screen.queryByRole('link', { name: 'Sign in with evil' })).toBeNull()
+    // Internal mode: the password form is there too.
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument()
+  })
+
+  it('puts single sign-on first in the external mode, the password form on demand', async () => {
+    stubFetch({ [LOGIN_DATA]: loginData({ ...providers, loginIsExternal: true }) })
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    expect(await screen.findByRole('link', { name: 'Sign in with corp' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Log In' })).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with a Trove account' }))
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument()
+  })
+
+  it('follows the server on remember-me and password autocomplete', async () => {
+    stubFetch({ [LOGIN_DATA]: loginData({ canRememberMe: false, passwordAutocompleteEnabled: false }) })
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    await vi.waitFor(() => expect(screen.queryByRole('checkbox', { name: 'Remember me' })).toBeNull())
+    expect(screen.getByLabelText('Password', { selector: 'input' })).toHaveAttribute('autocomplete', 'off')
+  })
+
+  it('shows why a single sign-on was refused', async () => {
+    stubFetch({ [LOGIN_DATA]: loginData() })
+    await renderWithProviders(
+      <LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} ssoError="The account bob exists already" />,
+    )
+    expect(await screen.findByRole('alert')).toHaveTextContent('The account bob exists already')
+  })
+
+  it('keeps the loading flag on while the sign-in runs and turns it off on error', async () => {
+    let answer: (r: Response) => void = () => {}
+    stubFetch({
+      [LOGIN_DATA]: loginData(),
+      [LOGIN]: () => new Promise<Response>((resolve) => (answer = resolve)),
+    })
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    await fillAndSubmit('alice', 'nope')
+    const button = screen.getByRole('button', { name: 'Log In' })
+    await vi.waitFor(() => expect(button).toHaveAttribute('data-loading', 'true'))
+    answer(json(401, { errors: [{ status: 401, message: 'Incorrect user name or password' }] }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect user name or password')
+    expect(screen.getByRole('button', { name: 'Log In' })).not.toHaveAttribute('data-loading')
+  })
+
+  it("shows the administrator's notice until it is closed, unless it is permanent", async () => {
+    const notice = { enabled: true, title: 'Maintenance', content: 'Down on Sunday', permanent: false }
+    stubFetch({ [LOGIN_DATA]: loginData(), [DIALOG]: () => json(200, notice) })
+    const first = await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    const dialog = await screen.findByRole('dialog', { name: 'Maintenance' })
+    expect(dialog).toHaveTextContent('Down on Sunday')
+    await userEvent.keyboard('{Escape}')
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    first.unmount()
+
+    // Dismissed on this browser: not shown again.
+    await renderWithProviders(<LoginPage onSignedIn={() => {}} onPasswordExpired={() => {}} />)
+    await screen.findByRole('button', { name: 'Log In' })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})

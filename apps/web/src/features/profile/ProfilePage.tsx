@@ -11,10 +11,12 @@ export interface ProfilePageProps {
   userName: string
   /** The MFA enrolment, composed by the route (it belongs to the sign-in feature). */
   renderMfaEnrollment: (onDone: () => void) => ReactNode
+  /** Users of an OAuth or SAML realm have no password: a recent sign-in at their provider stands in. */
+  passwordless?: boolean
 }
 
 /** Edit profile: asks for the password once, then shows e-mail, MFA, API key and tokens. */
-export function ProfilePage({ userName, renderMfaEnrollment }: ProfilePageProps) {
+export function ProfilePage({ userName, renderMfaEnrollment, passwordless = false }: ProfilePageProps) {
   const unlock = useUnlockProfile()
   const updateEmail = useUpdateEmail()
   const [password, setPassword] = useState('')
@@ -39,20 +41,26 @@ export function ProfilePage({ userName, renderMfaEnrollment }: ProfilePageProps)
         <Paper withBorder p="lg" maw={420}>
           <form onSubmit={submitPassword} aria-label="Unlock profile">
             <Stack gap="sm">
-              <Text size="sm">Enter your password to see and change your profile.</Text>
+              <Text size="sm">
+                {passwordless
+                  ? 'You signed in through your provider: open your profile within 15 minutes of signing in.'
+                  : 'Enter your password to see and change your profile.'}
+              </Text>
               {unlock.error && (
                 <Alert color="red" variant="light" role="alert">
                   {unlock.error.message || Messages.somethingWentWrong}
                 </Alert>
               )}
-              <PasswordInput
-                label="Current password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-                autoFocus
-              />
+              {!passwordless && (
+                <PasswordInput
+                  label="Current password"
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                  autoFocus
+                />
+              )}
               <Button type="submit" loading={unlock.isPending}>
-                Unlock
+                {passwordless ? 'Open profile' : 'Unlock'}
               </Button>
             </Stack>
           </form>
@@ -106,7 +114,9 @@ export function ProfilePage({ userName, renderMfaEnrollment }: ProfilePageProps)
             <Title order={2} size="h4">
               Two-step verification
             </Title>
-            {profile.mfaEnabled ? (
+            {passwordless ? (
+              <Text size="sm">Your provider asks for the second step when you sign in through it.</Text>
+            ) : profile.mfaEnabled ? (
               <Text size="sm">On: signing in asks for a code from your authenticator app.</Text>
             ) : enrolling ? (
               renderMfaEnrollment(() => {
