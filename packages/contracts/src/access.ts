@@ -52,7 +52,13 @@ export const UserListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(Limits.defaultPageSize),
 })
-export type UserListQuery = z.input<typeof UserListQuery>
+export interface UserListQuery {
+  search?: string
+  sort?: (typeof USER_SORTS)[number]
+  order?: 'asc' | 'desc'
+  page?: number
+  pageSize?: number
+}
 
 export const UserSummary = z
   .object({
@@ -247,6 +253,7 @@ export type Project = z.infer<typeof Project>
 export const MyAccess = z
   .object({
     anonymous: z.boolean(),
+    name: z.string().nullable(),
     admin: z.boolean(),
     /** Keys of the projects the caller administers (all of them for an admin). */
     projectAdminOf: z.array(z.string()),

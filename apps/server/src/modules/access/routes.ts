@@ -437,12 +437,13 @@ export const accessSelfRoutes =
       async (request, reply) => {
         reply.header('cache-control', 'no-store')
         const principal = await ctx.principal(request)
-        if (!principal) return { anonymous: true, admin: false, projectAdminOf: [], canAdministerProjects: false }
+        if (!principal) return { anonymous: true, name: null, admin: false, projectAdminOf: [], canAdministerProjects: false }
         const keys = principal.admin
           ? (await listProjects(ctx.db.kysely, null)).map((p) => p.key)
           : await authz.projectAdminOf(principal.userId)
         return {
           anonymous: false,
+          name: principal.name,
           admin: principal.admin,
           projectAdminOf: keys,
           canAdministerProjects: principal.admin || keys.length > 0,
