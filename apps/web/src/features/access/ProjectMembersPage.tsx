@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, MultiSelect, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core'
+import { ActionIcon, Button, Checkbox, Group, MultiSelect, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core'
 import type { ProjectMember } from '@trove/contracts/access'
 import { useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
@@ -86,13 +86,13 @@ export function ProjectMembersPage({ projectKey }: { projectKey: string }) {
               value={draft.name}
               onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
             />
-            <MultiSelect
-              label="Member roles"
-              data={roleNames}
-              value={draft.roles}
-              onChange={(value) => setDraft({ ...draft, roles: value })}
-              w={260}
-            />
+            <Checkbox.Group label="Member roles" value={draft.roles} onChange={(value) => setDraft({ ...draft, roles: value })}>
+              <Group gap="xs" mt={4}>
+                {roleNames.map((r) => (
+                  <Checkbox key={r} value={r} label={r} />
+                ))}
+              </Group>
+            </Checkbox.Group>
             <Button
               variant="light"
               disabled={!draft.name.trim() || draft.roles.length === 0}
