@@ -24,11 +24,18 @@ interface CompiledTarget {
   grants: Map<GranteeKey, number>
 }
 
+/** One target as it concerns one grantee: what it matches and what it grants them. */
+interface Grantable {
+  matcher: ResourceMatcher
+  mask: number
+}
+
 interface Snapshot {
   anonymous: boolean
   groupsOf: Map<number, number[]>
   adminGroups: Set<number>
-  targets: Record<Kind, CompiledTarget[]>
+  /** kind → grantee key → the targets that grant that grantee something */
+  byGrantee: Record<Kind, Map<GranteeKey, Grantable[]>>
   /** project key → member grantee → actions of their roles */
   projects: { prefix: string; members: Map<GranteeKey, number> }[]
   /** user id → keys of projects where they hold a role with manage_members */
@@ -82,6 +89,21 @@ async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
     const key = g.grantee_kind === 'anonymous' ? 'a' : `${g.grantee_kind === 'user' ? 'u' : 'g'}${g.grantee_id}`
     c.grants.set(key, (c.grants.get(key) ?? 0) | actionsToMask(g.actions.split(',')))
   }
+  // Index by grantee, so a check looks only at the targets that name the caller or their groups.
+  const byGrantee: Record<Kind, Map<GranteeKey, Grantable[]>> = {
+    repositories: new Map(),
+    builds: new Map(),
+    releaseBundles: new Map(),
+  }
+  for (const kind of ['repositories', 'builds', 'releaseBundles'] as Kind[]) {
+    for (const target of compiled[kind]) {
+      for (const [key, mask] of target.grants) {
+        const list = byGrantee[kind].get(key)
+        if (list) list.push({ matcher: target.matcher, mask })
+        else byGrantee[kind].set(key, [{ matcher: target.matcher, mask }])
+      }
+    }
+  }
 
   const roleById = new Map(
     roles.map((r) => [
@@ -111,7 +133,7 @@ async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
     anonymous,
     groupsOf,
     adminGroups,
-    targets: compiled,
+    byGrantee,
     projects: [...projectById.values()].map(({ prefix, members }) => ({ prefix, members })),
     projectAdminOf,
     projectAdminGroups,
@@ -182,11 +204,12 @@ export class PermissionAuthorizer implements Authorizer {
       ? [`u${principal.userId}`, ...(s.groupsOf.get(principal.userId) ?? []).map((g) => `g${g}`)]
       : ['a']
     let mask = 0
-    for (const target of s.targets[kind]) {
-      let granted = 0
-      for (const key of keys) granted |= target.grants.get(key) ?? 0
-      if (granted & ~mask && target.matcher.matches(name)) mask |= granted
-      if (mask === ALL_BITS) break
+    const index = s.byGrantee[kind]
+    for (const key of keys) {
+      for (const target of index.get(key) ?? []) {
+        if (target.mask & ~mask && target.matcher.matches(name)) mask |= target.mask
+        if (mask === ALL_BITS) break
+      }
     }
     // A project's repositories are keyed `<project key>-…`; its members hold their roles' actions there.
     if (kind === 'repositories' && principal) {
