@@ -155,7 +155,10 @@ export class PermissionAuthorizer implements Authorizer {
   private version: number | null = null
   private checkedAt = 0
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly versionCheckMs = VERSION_CHECK_MS,
+  ) {}
 
   /** Forget everything: the next check reloads. Call after committing a change. */
   invalidate(): void {
@@ -169,7 +172,7 @@ export class PermissionAuthorizer implements Authorizer {
 
   private async current(): Promise<Snapshot> {
     const now = Date.now()
-    if (now - this.checkedAt > VERSION_CHECK_MS) {
+    if (now - this.checkedAt > this.versionCheckMs) {
       this.checkedAt = now
       const version = await getSetting(this.db, ACCESS_VERSION_SETTING, 0)
       if (this.version !== null && version !== this.version) this.invalidate()
