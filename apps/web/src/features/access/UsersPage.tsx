@@ -48,7 +48,7 @@ export function UsersPage() {
         />
         <Group gap="xs">
           <Text size="sm" c="dimmed">
-            {data ? `${data.total} users` : ''}
+            {data ? `${data.total} ${data.total === 1 ? 'user' : 'users'}` : ''}
           </Text>
           <Button component={Link} to="/admin/management/users/new">
             New user
