@@ -87,6 +87,15 @@ test('an admin creates a user, a group and a permission; the user then can and c
   await page.goto('/ui/admin/management/audit')
   await expect(page.getByRole('table', { name: 'Audit events' })).toContainText('permission.update')
   await page.screenshot({ path: info.outputPath('audit.png') })
+
+  // Disabled on the user's screen: the user is signed out at once.
+  await page.goto(`/ui/admin/management/users/${USER}`)
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('paula@example.org')
+  await page.getByRole('checkbox', { name: 'Disabled' }).check()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/users$/)
+  expect((await paula.request.get('/ui/api/v1/ui/auth/current')).ok()).toBe(true)
+  expect((await (await paula.request.get('/ui/api/v1/ui/auth/current')).json()).anonymous).toBe(true)
   await context.close()
 })
 

@@ -56,6 +56,14 @@ describe('users', () => {
     })
     expect(disabledSignIn.statusCode).toBe(403)
 
+    await call('POST', `${ADMIN_API}/groups`, admin, { name: 'bulk-team' })
+    const grouped = await call('PUT', `${ADMIN_API}/users/bulk-004`, admin, { groups: ['bulk-team'] })
+    expect(grouped.json().groups).toEqual(['bulk-team'])
+    const noGroup = await call('PUT', `${ADMIN_API}/users/bulk-004`, admin, { groups: ['nope'] })
+    expect(noGroup.statusCode).toBe(400)
+    expect(noGroup.json().errors[0].message).toBe('groups: no group named nope')
+    expect((await call('GET', `${ADMIN_API}/users/bulk-004`, admin)).json().groups).toEqual(['bulk-team'])
+
     const reset = await call('POST', `${ADMIN_API}/users/bulk-002/password`, admin, { password: 'a-new-password' })
     expect(reset.statusCode).toBe(204)
     await expect(tokenFor(t.fastify, 'bulk-002', 'a-new-password')).resolves.toBeTruthy()
