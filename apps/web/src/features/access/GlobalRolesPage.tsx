@@ -34,7 +34,7 @@ export function GlobalRolesPage() {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Role</Table.Th>
-            <Table.Th>Type</Table.Th>
+            <Table.Th w={130}>Type</Table.Th>
             <Table.Th>Actions</Table.Th>
             <Table.Th>Description</Table.Th>
             <Table.Th />
@@ -44,7 +44,15 @@ export function GlobalRolesPage() {
           {roles.data?.map((r) => (
             <Table.Tr key={r.name}>
               <Table.Td>{r.name}</Table.Td>
-              <Table.Td>{r.predefined ? <Badge color="gray">Predefined</Badge> : <Badge color="blue">Global</Badge>}</Table.Td>
+              <Table.Td>
+                {r.predefined ? (
+                  <Badge color="gray" miw={110}>
+                    Predefined
+                  </Badge>
+                ) : (
+                  <Badge color="blue">Global</Badge>
+                )}
+              </Table.Td>
               <Table.Td>{r.actions.map((a) => ACTION_LABELS[a]).join(', ')}</Table.Td>
               <Table.Td>{r.description}</Table.Td>
               <Table.Td>
