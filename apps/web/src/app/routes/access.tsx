@@ -119,7 +119,7 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
     getParentRoute: () => parent,
     path: '/admin/management/permissions/$name',
     staticData: { name: 'admin.management.permissions.edit', title: 'Edit permission' },
-    beforeLoad: adminOnly,
+    // Open to a signed-in user: one who manages this permission may change its grants (the server decides).
     component: function PermissionEdit() {
       const { name } = permissionEditRoute.useParams() as { name: string }
       return <PermissionFormLazy name={name} />

@@ -13,6 +13,7 @@ import {
 import { type FormEvent, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { AccessNav } from './AccessNav'
+import { useMyAccess } from './api/myAccess'
 import { useDeletePermission, usePermission, useSavePermission } from './api/permissions'
 import { ErrorAlert } from './ErrorAlert'
 import { nameError } from './validation'
@@ -117,8 +118,10 @@ export function PermissionFormPage({ name }: { name?: string }) {
   useEffect(() => {
     if (permission.data) setTarget(permission.data)
   }, [permission.data])
+  // A user who manages this permission (not an admin) changes its grants only: the rest is shown, locked.
+  const locked = !useMyAccess().data?.admin
   const setSection = (kind: ResourceKind, section: Section | null) => setTarget((t) => ({ ...t, [kind]: section }))
-  const back = () => navigate({ to: '/admin/management/permissions' })
+  const back = () => navigate({ to: locked ? '/' : '/admin/management/permissions' })
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const problem = nameError(target.name)
@@ -141,6 +144,7 @@ export function PermissionFormPage({ name }: { name?: string }) {
             label="Permission name"
             required
             maw={520}
+            disabled={locked}
             value={target.name}
             error={error}
             onChange={(e) => setTarget({ ...target, name: e.currentTarget.value })}
@@ -152,6 +156,7 @@ export function PermissionFormPage({ name }: { name?: string }) {
                 <Checkbox
                   label={`Apply to ${RESOURCE_LABELS[kind].toLowerCase()}`}
                   checked={Boolean(section)}
+                  disabled={locked}
                   onChange={(e) => setSection(kind, e.currentTarget.checked ? emptySection() : null)}
                   mb="sm"
                 />
@@ -160,17 +165,20 @@ export function PermissionFormPage({ name }: { name?: string }) {
                     <Group grow align="start">
                       <TagsInput
                         label={NAMES_LABEL[kind]}
+                        disabled={locked}
                         value={section.resources.names}
                         onChange={(names) => setSection(kind, { ...section, resources: { ...section.resources, names } })}
                       />
                       <TagsInput
                         label={`${RESOURCE_LABELS[kind]}: include patterns`}
+                        disabled={locked}
                         description="** matches anything, * within a segment"
                         value={section.resources.include}
                         onChange={(include) => setSection(kind, { ...section, resources: { ...section.resources, include } })}
                       />
                       <TagsInput
                         label={`${RESOURCE_LABELS[kind]}: exclude patterns`}
+                        disabled={locked}
                         value={section.resources.exclude}
                         onChange={(exclude) => setSection(kind, { ...section, resources: { ...section.resources, exclude } })}
                       />
@@ -192,7 +200,7 @@ export function PermissionFormPage({ name }: { name?: string }) {
             <Button variant="default" onClick={() => void back()}>
               Cancel
             </Button>
-            {name && (
+            {name && !locked && (
               <Button
                 color="red"
                 variant="light"

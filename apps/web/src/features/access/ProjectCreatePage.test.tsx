@@ -29,7 +29,7 @@ describe('ProjectCreatePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create project' }))
     expect(screen.getByText(`Project key must be at most ${Limits.projectKeyMaxLength} characters`)).toBeInTheDocument()
     expect(projectCalls(mock)).toHaveLength(0)
-  })
+  }, 15_000)
 
   it("shows 'Failed to create a project' when the server gives no reason", async () => {
     const mock = stubFetch({ [PROJECTS]: () => new Response('', { status: 500 }) })
@@ -39,5 +39,5 @@ describe('ProjectCreatePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create project' }))
     expect(await screen.findByRole('alert')).toHaveTextContent(Messages.projectCreateFailed)
     expect(projectCalls(mock)).toHaveLength(1)
-  })
+  }, 15_000)
 })

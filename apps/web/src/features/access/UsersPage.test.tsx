@@ -47,7 +47,7 @@ describe('UsersPage', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Search users' }), 'bo')
     expect(usersCalls(mock).at(-1)?.searchParams.get('search')).toBe('bo')
     expect(usersCalls(mock).at(-1)?.searchParams.get('page')).toBe('1')
-  })
+  }, 15_000)
 
   it('shows a project admin only the Projects tab', async () => {
     stubFetch({
@@ -58,5 +58,5 @@ describe('UsersPage', () => {
     await renderWithProviders(<UsersPage />)
     expect(await screen.findByRole('tab', { name: 'Projects' })).toBeInTheDocument()
     expect(screen.queryByRole('tab', { name: 'Users' })).not.toBeInTheDocument()
-  })
+  }, 15_000)
 })
