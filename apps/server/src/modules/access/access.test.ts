@@ -33,6 +33,13 @@ describe('users', () => {
     expect(page1.items[0].name).toBe('bulk-000')
     const page2 = (await call('GET', `${ADMIN_API}/users?search=bulk&page=2`, admin)).json()
     expect(page2.items.map((u: { name: string }) => u.name)).toEqual(['bulk-100', 'bulk-101', 'bulk-102', 'bulk-103', 'bulk-104'])
+    // % and _ are searched for as they are, not as wildcards
+    expect((await call('GET', `${ADMIN_API}/users?search=k_0`, admin)).json().total).toBe(0)
+    expect((await call('GET', `${ADMIN_API}/users?search=%25`, admin)).json().total).toBe(0)
+    await call('POST', `${ADMIN_API}/users`, admin, { name: 'under_score', password: 'under-password' })
+    expect((await call('GET', `${ADMIN_API}/users?search=R_S`, admin)).json().items.map((u: { name: string }) => u.name)).toEqual(
+      ['under_score'],
+    )
     const desc = (await call('GET', `${ADMIN_API}/users?search=bulk&sort=name&order=desc&pageSize=1`, admin)).json()
     expect(desc.items[0].name).toBe('bulk-104')
 

@@ -6,7 +6,7 @@ import {
   type UserPage,
   type UserSummary,
 } from '@trove/contracts/access'
-import type { Kysely, Selectable, Updateable } from 'kysely'
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import { hashPassword } from '../../core/passwords.js'
 import type { Database, UsersTable } from '../../core/schema.js'
@@ -36,9 +36,8 @@ export async function listUsers(
   const search = q.search?.trim().toLowerCase()
   if (search) {
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    base = base.where((eb) =>
-      eb.or([eb(eb.fn('lower', ['name']), 'like', eb.val(like)), eb(eb.fn('lower', ['email']), 'like', eb.val(like))]),
-    )
+    // ESCAPE is explicit: SQLite has no default escape character, PostgreSQL's is the backslash.
+    base = base.where(sql<boolean>`(lower(name) like ${like} escape '\\' or lower(email) like ${like} escape '\\')`)
   }
   let rows = base.select(['name', 'email', 'admin', 'disabled', 'mfa_required', 'realm', 'created_at'])
   const column = SORT_COLUMNS[q.sort]
