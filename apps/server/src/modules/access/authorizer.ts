@@ -44,6 +44,8 @@ interface Snapshot {
   projectAdminGroups: Map<number, string[]>
   /** `<who>\0<kind>\0<name>` → mask; emptied with the snapshot */
   decisions: Map<string, number>
+  /** `<kind>\0<user id or a>` → the caller's grantee keys and the targets that name them, merged once */
+  callers: Map<string, { keys: GranteeKey[]; targets: Grantable[] }>
 }
 
 const DECISION_CACHE_LIMIT = 200_000
@@ -138,6 +140,7 @@ async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
     projectAdminOf,
     projectAdminGroups,
     decisions: new Map(),
+    callers: new Map(),
   }
 }
 
@@ -197,22 +200,32 @@ export class PermissionAuthorizer implements Authorizer {
     return principal.admin || (s.groupsOf.get(principal.userId) ?? []).some((g) => s.adminGroups.has(g))
   }
 
+  /** The caller's grantee keys (user, groups, or anonymous) and every target naming one of them. */
+  private static caller(s: Snapshot, principal: Principal | null, kind: Kind) {
+    const id = `${kind}\0${principal ? principal.userId : 'a'}`
+    let entry = s.callers.get(id)
+    if (!entry) {
+      const keys: GranteeKey[] = principal
+        ? [`u${principal.userId}`, ...(s.groupsOf.get(principal.userId) ?? []).map((g) => `g${g}`)]
+        : ['a']
+      entry = { keys, targets: keys.flatMap((key) => s.byGrantee[kind].get(key) ?? []) }
+      if (s.callers.size >= DECISION_CACHE_LIMIT) s.callers.clear()
+      s.callers.set(id, entry)
+    }
+    return entry
+  }
+
   private mask(s: Snapshot, principal: Principal | null, kind: Kind, name: string): number {
     if (principal && PermissionAuthorizer.isAdmin(s, principal)) return ALL_BITS
     if (!principal && !s.anonymous) return 0
     const cacheKey = `${principal ? principal.userId : 'a'}\0${kind}\0${name}`
     const cached = s.decisions.get(cacheKey)
     if (cached !== undefined) return cached
-    const keys: GranteeKey[] = principal
-      ? [`u${principal.userId}`, ...(s.groupsOf.get(principal.userId) ?? []).map((g) => `g${g}`)]
-      : ['a']
+    const { keys, targets } = PermissionAuthorizer.caller(s, principal, kind)
     let mask = 0
-    const index = s.byGrantee[kind]
-    for (const key of keys) {
-      for (const target of index.get(key) ?? []) {
-        if (target.mask & ~mask && target.matcher.matches(name)) mask |= target.mask
-        if (mask === ALL_BITS) break
-      }
+    for (const target of targets) {
+      if (target.mask & ~mask && target.matcher.matches(name)) mask |= target.mask
+      if (mask === ALL_BITS) break
     }
     // A project's repositories are keyed `<project key>-…`; its members hold their roles' actions there.
     if (kind === 'repositories' && principal) {
