@@ -1,5 +1,6 @@
 // npm run bench [suite …]: Trove's figures, one table. Each row names its target; see
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
+import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOperations } from './operations.mjs'
 
@@ -7,6 +8,7 @@ import { benchOperations } from './operations.mjs'
 const suites = {
   foundation: benchFoundation,
   operations: benchOperations,
+  access: benchAccess,
 }
 
 const wanted = process.argv.slice(2)

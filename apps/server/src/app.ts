@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import fastifyCompress from '@fastify/compress'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify'
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -21,10 +21,11 @@ import { type Db, openDb } from './core/db.js'
 import { registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
-import { baselineAuthorizer } from './core/permissions.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { PermissionAuthorizer } from './modules/access/authorizer.js'
+import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
@@ -53,6 +54,8 @@ export interface App {
   firstAdmin: FirstAdmin | null
   /** This node in the cluster: its heartbeat, logs and support bundles. */
   operations: Operations
+  /** Every registered route, with its declared access rule (the route-walk test reads it). */
+  routes: RouteOptions[]
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -105,16 +108,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = {
-    config,
-    db,
-    build,
-    principal: principalResolver(db.kysely),
-    secrets: SecretBox.open(config.dataDir),
-    authz: baselineAuthorizer,
+  const authz = new PermissionAuthorizer(db.kysely)
+  const resolvePrincipal = principalResolver(db.kysely)
+  // Membership of a group with admin privileges makes a user an administrator everywhere.
+  const principal: AppContext['principal'] = async (request) => {
+    const p = await resolvePrincipal(request)
+    if (p && !p.admin && (await authz.isAdmin(p))) p.admin = true
+    return p
   }
+  const ctx: AppContext = { config, db, build, principal, secrets: SecretBox.open(config.dataDir), authz }
 
-  requireAccessRules(app)
+  const routes = requireAccessRules(app)
   registerErrorHandling(app)
 
   securityHeaders(app)
@@ -132,7 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { 1: 4 } }, // BROTLI_PARAM_QUALITY = 4: fast enough to compress on the fly
   })
-  enforceAccess(app, ctx.principal)
+  enforceAccess(app, ctx.principal, async (p) => (await authz.projectAdminOf(p.userId)).length > 0)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -170,6 +174,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onListen', async () => operations.listening(app.server.address()))
   await app.register(ssoRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(ssoAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(accessAdminRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(accessSelfRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/access' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
@@ -193,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: log.logger,
     firstAdmin,
     operations,
+    routes,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true

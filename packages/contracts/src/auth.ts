@@ -38,6 +38,8 @@ export const Footer = z
     serverName: z.string().nullable(),
     version: z.string(),
     revision: z.string(),
+    /** Whether anonymous callers may browse (the security configuration's switch, off by default). */
+    anonymousAccess: z.boolean(),
   })
   .meta({ id: 'Footer' })
 export type Footer = z.infer<typeof Footer>

@@ -1,15 +1,18 @@
 import { CSRF_HEADER } from '@trove/contracts/http'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
-import { forbidden, unauthorized } from './errors.js'
+import { HttpError } from './errors.js'
 
 /**
  * Who may call a route. Every route declares one in `config.access`; a route without one stops
  * the server from starting, so no endpoint is ever open by accident.
  * - public: anyone, no session is looked up (health checks, static files, sign-in)
  * - user: a signed-in user
+ * - projectAdmin: a signed-in administrator, or a user who administers at least one project (the
+ *   handler then checks the project at hand)
  * - admin: a signed-in administrator
  */
-export type Access = 'public' | 'user' | 'admin'
+export type Access = 'public' | 'user' | 'projectAdmin' | 'admin'
+export const ACCESS_RULES: readonly Access[] = ['public', 'user', 'projectAdmin', 'admin']
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,20 +42,27 @@ export function defaultAccess(app: FastifyInstance, access: Access): void {
   })
 }
 
-/** Collects every route and refuses to start if one has no access rule. */
-export function requireAccessRules(app: FastifyInstance): void {
+/** Collects every route and refuses to start if one has no access rule. Returns the live list. */
+export function requireAccessRules(app: FastifyInstance): RouteOptions[] {
   const routes: RouteOptions[] = []
   app.addHook('onRoute', (route) => {
     routes.push(route)
   })
   app.addHook('onReady', async () => {
-    const missing = routes.filter((r) => !r.config?.access).map((r) => `${[r.method].flat().join(',')} ${r.url}`)
+    const missing = routes
+      .filter((r) => !r.config?.access || !ACCESS_RULES.includes(r.config.access))
+      .map((r) => `${[r.method].flat().join(',')} ${r.url}`)
     if (missing.length > 0) throw new Error(`Routes without an access rule: ${missing.join(', ')}`)
   })
+  return routes
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export const CSRF_REFUSED = 'Missing or invalid CSRF token'
+export const ROUTE_REFUSED = 'You are not allowed to do this'
+/** Tells a refusal by a route's rule from a refusal by its handler. */
+export const ROUTE_REFUSED_CODE = 'ACCESS_RULE'
+export const AUTHENTICATION_REQUIRED_CODE = 'AUTHENTICATION_REQUIRED'
 
 /**
  * Enforces each route's rule before its handler runs. A call that changes something on behalf of
@@ -60,18 +70,25 @@ export const CSRF_REFUSED = 'Missing or invalid CSRF token'
  * tokens and passwords in the Authorization header are not sent by browsers on their own, so they
  * need none.
  */
-export function enforceAccess(app: FastifyInstance, resolve: PrincipalResolver): void {
+export function enforceAccess(
+  app: FastifyInstance,
+  resolve: PrincipalResolver,
+  administersAProject: (principal: Principal) => Promise<boolean> = async () => false,
+): void {
   const check = async (request: FastifyRequest, access: Access) => {
     const principal = await resolve(request)
-    if (!principal) throw unauthorized()
+    if (!principal) throw new HttpError(401, 'Authentication is required', AUTHENTICATION_REQUIRED_CODE)
     if (
       principal.via === 'session' &&
       !SAFE_METHODS.has(request.method) &&
       request.headers[CSRF_HEADER] !== principal.csrfToken
     ) {
-      throw forbidden(CSRF_REFUSED)
+      throw new HttpError(403, CSRF_REFUSED)
     }
-    if (access === 'admin' && !principal.admin) throw forbidden()
+    if (access === 'admin' && !principal.admin) throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
+    if (access === 'projectAdmin' && !principal.admin && !(await administersAProject(principal))) {
+      throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
+    }
   }
   // Public routes (health checks, static files) pass synchronously, without a promise.
   app.addHook('onRequest', (request, _reply, done) => {

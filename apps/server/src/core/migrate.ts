@@ -6,6 +6,7 @@ import * as m0004 from '../../migrations/0004_password_flows.js'
 import * as m0005 from '../../migrations/0005_cli_login.js'
 import * as m0006 from '../../migrations/0006_invitations.js'
 import * as m0010 from '../../migrations/0010_sso.js'
+import * as m0020 from '../../migrations/0020_access_control.js'
 import * as m0050 from '../../migrations/0050_operations.js'
 import type { Db } from './db.js'
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_invitations': m0006,
   '0050_operations': m0050,
   '0010_sso': m0010,
+  '0020_access_control': m0020,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

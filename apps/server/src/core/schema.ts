@@ -20,6 +20,90 @@ export interface Database {
   // single sign-on
   oauth_providers: OAuthProvidersTable
   sso_states: SsoStatesTable
+  // access control
+  groups: GroupsTable
+  group_members: GroupMembersTable
+  permission_targets: PermissionTargetsTable
+  permission_grants: PermissionGrantsTable
+  roles: RolesTable
+  projects: ProjectsTable
+  project_members: ProjectMembersTable
+  audit_events: AuditEventsTable
+}
+
+// ---- access control: groups, permission targets, roles, projects, audit ----
+
+export interface GroupsTable {
+  id: Generated<number>
+  name: string
+  description: string
+  auto_join: number
+  admin_privileges: number
+  created_at: number
+  updated_at: number
+}
+
+export interface GroupMembersTable {
+  group_id: number
+  user_id: number
+}
+
+export interface PermissionTargetsTable {
+  id: Generated<number>
+  name: string
+  /** JSON: { repositories?, builds?, releaseBundles? }, each { names, include, exclude } */
+  resources: string
+  created_at: number
+  updated_at: number
+}
+
+export interface PermissionGrantsTable {
+  target_id: number
+  resource_kind: 'repositories' | 'builds' | 'releaseBundles'
+  grantee_kind: 'user' | 'group' | 'anonymous'
+  /** user or group id; 0 for the anonymous caller */
+  grantee_id: number
+  /** comma-separated actions */
+  actions: string
+}
+
+export interface RolesTable {
+  id: Generated<number>
+  name: string
+  description: string
+  type: 'project' | 'global'
+  actions: string
+  capabilities: string
+  predefined: number
+  created_at: number
+}
+
+export interface ProjectsTable {
+  id: Generated<number>
+  key: string
+  display_name: string
+  description: string
+  storage_quota_bytes: number | null
+  created_at: number
+  updated_at: number
+}
+
+export interface ProjectMembersTable {
+  project_id: number
+  member_kind: 'user' | 'group'
+  member_id: number
+  role_id: number
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>
+  at: number
+  actor: string
+  action: string
+  target_type: string
+  target_name: string
+  /** JSON */
+  details: string
 }
 
 export interface InvitationsTable {

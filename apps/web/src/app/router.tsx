@@ -35,6 +35,7 @@ import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
+import { accessRoutes } from './routes/access'
 import { operationsRoutes } from './routes/operations'
 import { ssoRoutes } from './routes/sso'
 
@@ -374,6 +375,7 @@ const routeTree = rootRoute.addChildren([
     ...gatedScreens,
     ...operationsRoutes(appLayout),
     ...ssoRoutes(appLayout),
+    ...accessRoutes(appLayout),
   ]),
 ])
 

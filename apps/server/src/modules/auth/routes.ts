@@ -4,6 +4,7 @@ import { type SerializeOptions, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
+import { ANONYMOUS_ACCESS_SETTING, getSetting } from '../settings/repo.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
 import { deleteSession, deleteSessionByToken, type NewSession } from './sessions.js'
@@ -100,6 +101,11 @@ export const authRoutes =
           response: { 200: Footer },
         },
       },
-      async () => ({ serverName: ctx.config.serverName ?? null, version: ctx.build.version, revision: ctx.build.revision }),
+      async () => ({
+        serverName: ctx.config.serverName ?? null,
+        version: ctx.build.version,
+        revision: ctx.build.revision,
+        anonymousAccess: await getSetting(ctx.db.kysely, ANONYMOUS_ACCESS_SETTING, false),
+      }),
     )
   }

@@ -18,3 +18,5 @@ export async function setSetting(db: Kysely<Database>, key: string, value: unkno
 }
 
 export const MFA_REQUIRED_SETTING = 'security.mfaRequired'
+/** Whether anonymous callers may browse (security configuration, off by default). */
+export const ANONYMOUS_ACCESS_SETTING = 'security.anonymousAccess'

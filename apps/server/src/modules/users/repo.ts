@@ -39,7 +39,23 @@ export async function insertUser(
     })
     .returning('id')
     .executeTakeFirstOrThrow()
+  await joinAutoJoinGroups(db, row.id)
   return row.id
+}
+
+/** Every new user joins the groups marked auto-join; other nodes see it within seconds. */
+async function joinAutoJoinGroups(db: Kysely<Database>, userId: number): Promise<void> {
+  const groups = await db.selectFrom('groups').select('id').where('auto_join', '=', 1).execute()
+  if (groups.length === 0) return
+  await db
+    .insertInto('group_members')
+    .values(groups.map((g) => ({ group_id: g.id, user_id: userId })))
+    .execute()
+  await db
+    .insertInto('settings')
+    .values({ key: 'access.version', value: String(Date.now()), updated_at: Date.now() })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(Date.now()), updated_at: Date.now() }))
+    .execute()
 }
 
 export async function setPassword(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../../test/testApp.js'
+import type { Access } from '../../core/access.js'
+import { ACCESS_RULES, AUTHENTICATION_REQUIRED_CODE, ROUTE_REFUSED_CODE } from '../../core/access.js'
+import { ADMIN_API, adminHeaders, tokenFor, userWithToken } from './testUsers.js'
+
+/**
+ * Walks every route the server registered — including routes added later by other areas — as
+ * anonymous, a plain user, a project admin and an admin, and checks each answer against the
+ * route's declared rule. A route without a rule cannot even start (see access.test.ts).
+ */
+type Caller = 'anonymous' | 'user' | 'projectAdmin' | 'admin'
+const CALLERS: Caller[] = ['anonymous', 'user', 'projectAdmin', 'admin']
+
+/** Who gets past each rule. */
+const ALLOWED: Record<Access, Caller[]> = {
+  public: CALLERS,
+  user: ['user', 'projectAdmin', 'admin'],
+  projectAdmin: ['projectAdmin', 'admin'],
+  admin: ['admin'],
+}
+
+const PARAM_VALUES: Record<string, string> = { key: 'walk', projectKey: 'walk', repoKey: 'walk-repo' }
+
+/** Parameters name the walk's own project; a DELETE names nothing that exists, so the walk keeps its callers. */
+function concreteUrl(url: string, method: string): string {
+  return url
+    .replace(
+      /:(\w+)(\([^)]*\))?/g,
+      (_m, name: string) => (method === 'DELETE' ? undefined : PARAM_VALUES[name]) ?? 'walk-missing',
+    )
+    .replace(/\*/g, 'walk-missing')
+}
+
+let t: TestApp
+const headers: Record<Caller, Record<string, string>> = { anonymous: {}, user: {}, projectAdmin: {}, admin: {} }
+
+beforeAll(async () => {
+  t = await createTestApp()
+  const admin = await adminHeaders(t.fastify)
+  headers.user = await userWithToken(t.fastify, admin, 'walk-user')
+  headers.projectAdmin = await userWithToken(t.fastify, admin, 'walk-padmin')
+  await t.fastify.inject({
+    method: 'POST',
+    url: `${ADMIN_API}/projects`,
+    headers: admin,
+    payload: { key: 'walk', displayName: 'Walk' },
+  })
+  const members = await t.fastify.inject({
+    method: 'PUT',
+    url: `${ADMIN_API}/projects/walk/members`,
+    headers: admin,
+    payload: { members: [{ kind: 'user', name: 'walk-padmin', roles: ['Project Admin'] }] },
+  })
+  expect(members.statusCode).toBe(200)
+  headers.admin = await tokenFor(t.fastify, 'admin', 'correct-horse-battery')
+})
+afterAll(() => t?.close())
+
+describe('every registered route', () => {
+  it('declares a known rule and answers each kind of caller as its rule says', async () => {
+    expect(t.app.routes.length).toBeGreaterThan(50)
+    const failures: string[] = []
+    for (const route of t.app.routes) {
+      const access = route.config?.access as Access
+      expect(ACCESS_RULES, `${route.url} has rule ${access}`).toContain(access)
+      for (const method of [route.method].flat()) {
+        const url = concreteUrl(route.url, method)
+        for (const caller of CALLERS) {
+          const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH'
+          const res = await t.fastify.inject({
+            method: method as 'GET',
+            url,
+            headers: headers[caller],
+            ...(withBody ? { payload: {} } : {}),
+          })
+          // HEAD answers carry no body: the rule's refusal is then told by the status alone.
+          const body = res.body && String(res.headers['content-type'] ?? '').includes('json') ? res.json() : {}
+          const code = method === 'HEAD' ? 'HEAD' : body?.errors?.[0]?.code
+          const refusedByRule =
+            (res.statusCode === 401 && (code === AUTHENTICATION_REQUIRED_CODE || code === 'HEAD')) ||
+            (res.statusCode === 403 && (code === ROUTE_REFUSED_CODE || code === 'HEAD'))
+          const what = `${method} ${route.url} as ${caller} (${access}) → ${res.statusCode}`
+          // 503 is the console's answer when it is not built (as in these tests), not a failure.
+          if (res.statusCode >= 500 && res.statusCode !== 503) failures.push(`${what}: server error`)
+          if (access === 'public') continue
+          const allowed = ALLOWED[access].includes(caller)
+          // A HEAD answer has no body to tell the handler's 401 from the rule's: its GET twin is checked.
+          if (allowed && refusedByRule && method !== 'HEAD') failures.push(`${what}: refused`)
+          if (!allowed && caller === 'anonymous' && res.statusCode !== 401) failures.push(`${what}: expected 401`)
+          if (!allowed && caller !== 'anonymous' && !(res.statusCode === 403 && refusedByRule))
+            failures.push(`${what}: expected 403`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
+})

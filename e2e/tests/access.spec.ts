@@ -1,0 +1,148 @@
+import { expect, type Page, test } from '@playwright/test'
+import { Messages } from '@trove/contracts/messages'
+import { signInAsAdmin } from './signIn'
+
+const USER = 'e2e-paula'
+const PASSWORD = 'paula-password-1'
+
+async function signIn(page: Page, user: string, password: string) {
+  await page.goto('/ui/login')
+  await page.getByRole('textbox', { name: 'Username' }).fill(user)
+  await page.getByRole('textbox', { name: 'Password' }).fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(/\/ui\/(overview|packages)/)
+}
+
+const actionsOn = async (page: Page, repo: string) =>
+  (await (await page.request.get(`/ui/api/v1/ui/access/repositories/${repo}/actions`)).json()).actions
+
+test('an admin creates a user, a group and a permission; the user then can and cannot do exactly that', async ({
+  browser,
+  page,
+}, info) => {
+  await signInAsAdmin(page)
+
+  // A user
+  await page.goto('/ui/admin/management/users/new')
+  await page.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByText(Messages.fieldMandatory).first()).toBeVisible()
+  await page.getByRole('textbox', { name: 'User name' }).fill('bad name!')
+  await page.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByText(Messages.invalidName)).toBeVisible()
+  await page.getByRole('textbox', { name: 'User name' }).fill(USER)
+  await page.getByRole('textbox', { name: 'Email' }).fill('paula@example.org')
+  await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create user' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/users$/)
+  await page.getByRole('textbox', { name: 'Search users' }).fill('paula')
+  await expect(page.getByRole('table', { name: 'Users' }).getByRole('link', { name: USER })).toBeVisible()
+  await page.screenshot({ path: info.outputPath('users.png') })
+
+  // A group with that user
+  await page.goto('/ui/admin/management/groups/new')
+  await page.getByRole('textbox', { name: 'Group name' }).fill('e2e-team')
+  await page.getByRole('combobox', { name: 'Members' }).fill(USER)
+  await page.getByRole('combobox', { name: 'Members' }).press('Enter')
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Create group' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/groups$/)
+  await expect(page.getByRole('table', { name: 'Groups' }).getByRole('row', { name: /e2e-team/ })).toContainText('1')
+
+  // A permission: the group reads and deploys on libs-* repositories
+  await page.goto('/ui/admin/management/permissions/create')
+  await page.getByRole('textbox', { name: 'Permission name' }).fill('e2e-libs')
+  await page.getByRole('combobox', { name: 'Repositories: include patterns' }).fill('libs-*')
+  await page.getByRole('combobox', { name: 'Repositories: include patterns' }).press('Enter')
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Add repositories grant' }).click()
+  await page.getByRole('combobox', { name: 'Repositories grant 1 kind' }).selectOption('group')
+  await page.getByRole('textbox', { name: 'Repositories grant 1 name' }).fill('e2e-team')
+  await page.getByRole('checkbox', { name: 'Repositories grant 1 Deploy/Cache' }).check()
+  await page.screenshot({ path: info.outputPath('permission.png'), fullPage: true })
+  await page.getByRole('button', { name: 'Create permission' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/permissions$/)
+  await expect(page.getByRole('table', { name: 'Permissions' }).getByRole('row', { name: /e2e-libs/ })).toContainText(
+    'Repositories',
+  )
+
+  // The user, in a browser of their own
+  const context = await browser.newContext()
+  const paula = await context.newPage()
+  await signIn(paula, USER, PASSWORD)
+  expect(await actionsOn(paula, 'libs-release')).toEqual(['read', 'deploy'])
+  expect(await actionsOn(paula, 'docker-local')).toEqual([])
+  expect((await paula.request.get('/ui/api/v1/ui/admin/users')).status()).toBe(403)
+  await paula.goto('/ui/admin/management/users')
+  await expect(paula.getByText(Messages.notAuthorized)).toBeVisible()
+  await expect(paula).not.toHaveURL(/admin/)
+
+  // The admin takes the deploy action away: the user loses it at once.
+  await page.getByRole('link', { name: 'e2e-libs' }).click()
+  await page.getByRole('checkbox', { name: 'Repositories grant 1 Deploy/Cache' }).uncheck()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/permissions$/)
+  expect(await actionsOn(paula, 'libs-release')).toEqual(['read'])
+
+  // And the audit shows who did it.
+  await page.goto('/ui/admin/management/audit')
+  await expect(page.getByRole('table', { name: 'Audit events' })).toContainText('permission.update')
+  await page.screenshot({ path: info.outputPath('audit.png') })
+
+  // Disabled on the user's screen: the user is signed out at once.
+  await page.goto(`/ui/admin/management/users/${USER}`)
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('paula@example.org')
+  await page.getByRole('checkbox', { name: 'Disabled' }).check()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/management\/users$/)
+  expect((await paula.request.get('/ui/api/v1/ui/auth/current')).ok()).toBe(true)
+  expect((await (await paula.request.get('/ui/api/v1/ui/auth/current')).json()).anonymous).toBe(true)
+  await context.close()
+})
+
+test('projects: a key must start with a lowercase letter; a project admin gets the projects screens and nothing more', async ({
+  browser,
+  page,
+}, info) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/projects/create')
+  await page.getByRole('textbox', { name: 'Project name' }).fill('E2E Shop')
+  await page.getByRole('textbox', { name: 'Project key' }).fill('Shop')
+  await page.getByRole('button', { name: 'Create project' }).click()
+  await expect(page.getByText(Messages.projectKeyLowercase)).toBeVisible()
+  await page.getByRole('textbox', { name: 'Project key' }).fill('eshop')
+  await page.getByRole('button', { name: 'Create project' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/projects\/members\?project=eshop$/)
+
+  // A duplicate key fails with the spec's notice.
+  await page.goto('/ui/admin/projects/create')
+  await page.getByRole('textbox', { name: 'Project name' }).fill('Another')
+  await page.getByRole('textbox', { name: 'Project key' }).fill('eshop')
+  await page.getByRole('button', { name: 'Create project' }).click()
+  await expect(page.getByText(Messages.projectCreateFailed)).toBeVisible()
+
+  await page.request.post('/ui/api/v1/ui/admin/users', {
+    headers: { 'x-csrf-token': (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? '' },
+    data: { name: 'e2e-olga', password: 'olga-password-1' },
+  })
+  await page.goto('/ui/admin/projects/members?project=eshop')
+  await page.getByRole('textbox', { name: 'Member name' }).fill('e2e-olga')
+  await page.getByRole('checkbox', { name: 'Project Admin' }).check()
+  await page.getByRole('button', { name: 'Add member' }).click()
+  await page.getByRole('button', { name: 'Save members' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+  await page.screenshot({ path: info.outputPath('members.png') })
+
+  const context = await browser.newContext()
+  const olga = await context.newPage()
+  await signIn(olga, 'e2e-olga', 'olga-password-1')
+  await olga.goto('/ui/admin/projects/list')
+  const table = olga.getByRole('table', { name: 'Projects' })
+  await expect(table).toContainText('eshop')
+  await expect(table).not.toContainText('dflt')
+  await expect(olga.getByRole('link', { name: 'Create project' })).toHaveAttribute('data-disabled', 'true')
+  await expect(olga.getByRole('tab', { name: 'Users' })).toHaveCount(0)
+  expect(await actionsOn(olga, 'eshop-npm')).toEqual(['read', 'annotate', 'deploy', 'delete', 'manage'])
+  await olga.goto('/ui/admin/management/permissions')
+  await expect(olga.getByText(Messages.notAuthorized)).toBeVisible()
+  await context.close()
+})
