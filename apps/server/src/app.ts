@@ -16,6 +16,7 @@ import {
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
+import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { type Db, openDb } from './core/db.js'
 import { registerErrorHandling, sendError } from './core/errors.js'
@@ -25,6 +26,9 @@ import { baselineAuthorizer } from './core/permissions.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { formats } from './formats/index.js'
+import { repositoryPathRoutes } from './formats/paths.js'
+import type { FormatContext } from './formats/types.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
@@ -32,6 +36,9 @@ import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { ArtifactService } from './modules/repositories/artifacts.js'
+import { repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
+import { RepositoryService } from './modules/repositories/service.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
@@ -99,7 +106,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir), authz: baselineAuthorizer }
+  const ctx: AppContext = {
+    config,
+    db,
+    build,
+    principal: principalResolver(db.kysely),
+    secrets: SecretBox.open(config.dataDir),
+    authz: baselineAuthorizer,
+  }
 
   requireAccessRules(app)
   registerErrorHandling(app)
@@ -153,6 +167,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
 
+  // Repositories and the package formats.
+  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes)
+  const fctx: FormatContext = {
+    ...ctx,
+    blobs,
+    repos: new RepositoryService(db.kysely, ctx.secrets),
+    artifacts: new ArtifactService(db.kysely, blobs),
+    baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
+  }
+  for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
+  await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
+  for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
+  await app.register(repositoryPathRoutes(fctx, formats))
+  const gcTimer =
+    config.repositories.blobGcIntervalS > 0
+      ? setInterval(() => {
+          blobs.collectGarbage().catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
+        }, config.repositories.blobGcIntervalS * 1000).unref()
+      : undefined
+
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
 
@@ -164,6 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
 
   app.addHook('onClose', async () => {
+    if (gcTimer) clearInterval(gcTimer)
     await db.kysely.destroy()
   })
 

@@ -44,6 +44,9 @@ const EnvSchema = z.object({
   TROVE_WEB_DIR: z.string().min(1).optional(),
   TROVE_TRUST_PROXY: boolean.default(false),
   TROVE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
+  TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
+  TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
 })
 
 export interface Config {
@@ -58,6 +61,14 @@ export interface Config {
   webDir: string
   trustProxy: boolean
   shutdownTimeoutMs: number
+  repositories: {
+    /** The largest file a client may upload (bytes). */
+    uploadMaxBytes: number
+    /** The most an archive may expand to while Trove reads it (bytes); beyond it, a decompression bomb. */
+    archiveMaxExpandedBytes: number
+    /** How often unreferenced blobs are freed (seconds; 0: only when asked). */
+    blobGcIntervalS: number
+  }
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +101,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webDir: path.resolve(e.TROVE_WEB_DIR ?? defaultWebDir),
     trustProxy: e.TROVE_TRUST_PROXY,
     shutdownTimeoutMs: e.TROVE_SHUTDOWN_TIMEOUT_MS,
+    repositories: {
+      uploadMaxBytes: e.TROVE_UPLOAD_MAX_SIZE,
+      archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,
+      blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
+    },
   }
 }

@@ -1,0 +1,4 @@
+import type { Format } from './types.js'
+
+/** Every package format Trove serves. A new format is a folder beside this file and one line here. */
+export const formats: Format[] = []

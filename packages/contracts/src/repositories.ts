@@ -1,0 +1,147 @@
+import { z } from 'zod'
+import { Messages } from './messages.js'
+
+/** Package types a repository can hold. */
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic'] as const
+export const PackageType = z.enum(PACKAGE_TYPES)
+export type PackageType = z.infer<typeof PackageType>
+
+/** How each type is written in the repository list, as tools expect it. */
+export const PACKAGE_TYPE_LABELS: Record<PackageType, string> = {
+  npm: 'Npm',
+  pypi: 'Pypi',
+  docker: 'Docker',
+  maven: 'Maven',
+  generic: 'Generic',
+}
+
+export const REPO_CLASSES = ['local', 'remote', 'virtual'] as const
+export const RepoClass = z.enum(REPO_CLASSES)
+export type RepoClass = z.infer<typeof RepoClass>
+
+/** Keys that would shadow other paths under /artifactory/. */
+export const RESERVED_REPO_KEYS = ['api', 'ui', 'v2', 'webapp', 'list', 'repositories']
+export const REPO_KEY_MAX = 64
+/** Letters, digits, dash, underscore and period (shell §7's shared form rule). */
+export const REPO_KEY_PATTERN = /^[A-Za-z0-9_.-]+$/
+
+export const RepoKey = z
+  .string()
+  .min(1, Messages.fieldMandatory)
+  .max(REPO_KEY_MAX, `at most ${REPO_KEY_MAX} characters`)
+  .regex(REPO_KEY_PATTERN, Messages.invalidName)
+  .refine((k) => k !== '.' && k !== '..' && !RESERVED_REPO_KEYS.includes(k.toLowerCase()), 'this name is reserved')
+
+/** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
+export const SAMPLE_REPOSITORIES: Record<PackageType, { key: string; rclass: RepoClass }[]> = {
+  npm: [
+    { key: 'npm-local', rclass: 'local' },
+    { key: 'npm-remote', rclass: 'remote' },
+    { key: 'npm-virtual', rclass: 'virtual' },
+  ],
+  docker: [
+    { key: 'docker-local', rclass: 'local' },
+    { key: 'docker-remote', rclass: 'remote' },
+    { key: 'docker-virtual', rclass: 'virtual' },
+  ],
+  pypi: [
+    { key: 'pypi-local', rclass: 'local' },
+    { key: 'pypi-remote', rclass: 'remote' },
+    { key: 'pypi-virtual', rclass: 'virtual' },
+  ],
+  maven: [
+    { key: 'maven-local', rclass: 'local' },
+    { key: 'maven-remote', rclass: 'remote' },
+    { key: 'maven-virtual', rclass: 'virtual' },
+  ],
+  generic: [{ key: 'generic-local', rclass: 'local' }],
+}
+
+const url = z.url({ error: Messages.invalidUrl }).refine((u) => /^https?:\/\//i.test(u), Messages.invalidUrl)
+
+/**
+ * A repository's configuration, in the layout `GET/PUT/POST /api/repositories/{key}` use
+ * (the widespread one tools expect). Fields of other classes are ignored. The password is
+ * write-only: answers carry `hasPassword` instead.
+ */
+export const RepositoryConfigInput = z
+  .object({
+    key: RepoKey.optional(),
+    rclass: RepoClass,
+    packageType: PackageType,
+    description: z.string().max(1024).optional(),
+    notes: z.string().max(10_000).optional(),
+    includesPattern: z.string().max(1024).optional(),
+    excludesPattern: z.string().max(1024).optional(),
+    // remote
+    url: url.optional(),
+    username: z.string().max(255).optional(),
+    password: z.string().max(1024).optional(),
+    offline: z.boolean().optional(),
+    retrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
+    missedRetrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
+    unusedArtifactsCleanupPeriodHours: z.number().int().min(0).max(87_600).optional(),
+    // virtual
+    repositories: z.array(RepoKey).max(100).optional(),
+    defaultDeploymentRepo: RepoKey.or(z.literal('')).optional(),
+  })
+  .meta({ id: 'RepositoryConfigInput' })
+export type RepositoryConfigInput = z.infer<typeof RepositoryConfigInput>
+
+/** The same for updates: every field optional. */
+export const RepositoryConfigUpdate = RepositoryConfigInput.partial().meta({ id: 'RepositoryConfigUpdate' })
+export type RepositoryConfigUpdate = z.infer<typeof RepositoryConfigUpdate>
+
+export const RepositoryConfig = z
+  .object({
+    key: z.string(),
+    rclass: RepoClass,
+    packageType: PackageType,
+    description: z.string(),
+    notes: z.string(),
+    includesPattern: z.string(),
+    excludesPattern: z.string(),
+    url: z.string().optional(),
+    username: z.string().optional(),
+    hasPassword: z.boolean().optional(),
+    offline: z.boolean().optional(),
+    retrievalCachePeriodSecs: z.number().int().optional(),
+    missedRetrievalCachePeriodSecs: z.number().int().optional(),
+    unusedArtifactsCleanupPeriodHours: z.number().int().optional(),
+    repositories: z.array(z.string()).optional(),
+    defaultDeploymentRepo: z.string().optional(),
+    created: z.number().int(),
+    modified: z.number().int(),
+  })
+  .meta({ id: 'RepositoryConfig' })
+export type RepositoryConfig = z.infer<typeof RepositoryConfig>
+
+/** One row of `GET /api/repositories`. */
+export const RepositorySummary = z
+  .object({
+    key: z.string(),
+    type: z.enum(['LOCAL', 'REMOTE', 'VIRTUAL']),
+    description: z.string(),
+    url: z.string(),
+    packageType: z.string(),
+  })
+  .meta({ id: 'RepositorySummary' })
+export type RepositorySummary = z.infer<typeof RepositorySummary>
+
+export const RepositoryListQuery = z.object({
+  type: RepoClass.optional(),
+  packageType: PackageType.optional(),
+})
+
+/** Body of quick creation: the sample repositories of one package type. */
+export const QuickCreateRequest = z
+  .object({
+    packageType: PackageType,
+    /** The upstream of the sample remote repository; without it no remote is made. */
+    remoteUrl: url.optional(),
+  })
+  .meta({ id: 'QuickCreateRequest' })
+export const QuickCreateResponse = z
+  .object({ created: z.array(z.string()), existing: z.array(z.string()) })
+  .meta({ id: 'QuickCreateResponse' })
+export type QuickCreateResponse = z.infer<typeof QuickCreateResponse>
