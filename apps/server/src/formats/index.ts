@@ -1,4 +1,5 @@
+import { npmFormat } from './npm/index.js'
 import type { Format } from './types.js'
 
 /** Every package format Trove serves. A new format is a folder beside this file and one line here. */
-export const formats: Format[] = []
+export const formats: Format[] = [npmFormat]
