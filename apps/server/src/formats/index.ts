@@ -1,5 +1,6 @@
+import { genericFormat } from './generic/index.js'
 import { npmFormat } from './npm/index.js'
 import type { Format } from './types.js'
 
 /** Every package format Trove serves. A new format is a folder beside this file and one line here. */
-export const formats: Format[] = [npmFormat]
+export const formats: Format[] = [npmFormat, genericFormat]
