@@ -228,7 +228,7 @@ export class ArtifactService {
           .execute()
       }
       const pkg = await tx.selectFrom('packages').select(['latest_version']).where('id', '=', pkgId).executeTakeFirstOrThrow()
-      const becomesLatest = v.latest ?? newer(v.version, pkg.latest_version)
+      const becomesLatest = v.latest ?? (pkg.latest_version === v.version || newer(v.version, pkg.latest_version))
       await tx
         .updateTable('packages')
         .set({
