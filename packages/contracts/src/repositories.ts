@@ -1,29 +1,21 @@
 import { z } from 'zod'
 import { Messages } from './messages.js'
+import { PACKAGE_TYPES, REPO_CLASSES, REPO_KEY_MAX, REPO_KEY_PATTERN, RESERVED_REPO_KEYS } from './repositoryConstants.js'
 
-/** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic'] as const
+export {
+  PACKAGE_TYPE_LABELS,
+  PACKAGE_TYPES,
+  REPO_CLASSES,
+  REPO_KEY_MAX,
+  REPO_KEY_PATTERN,
+  RESERVED_REPO_KEYS,
+  SAMPLE_REPOSITORIES,
+} from './repositoryConstants.js'
+
 export const PackageType = z.enum(PACKAGE_TYPES)
 export type PackageType = z.infer<typeof PackageType>
-
-/** How each type is written in the repository list, as tools expect it. */
-export const PACKAGE_TYPE_LABELS: Record<PackageType, string> = {
-  npm: 'Npm',
-  pypi: 'Pypi',
-  docker: 'Docker',
-  maven: 'Maven',
-  generic: 'Generic',
-}
-
-export const REPO_CLASSES = ['local', 'remote', 'virtual'] as const
 export const RepoClass = z.enum(REPO_CLASSES)
 export type RepoClass = z.infer<typeof RepoClass>
-
-/** Keys that would shadow other paths under /artifactory/. */
-export const RESERVED_REPO_KEYS = ['api', 'ui', 'v2', 'webapp', 'list', 'repositories']
-export const REPO_KEY_MAX = 64
-/** Letters, digits, dash, underscore and period (shell §7's shared form rule). */
-export const REPO_KEY_PATTERN = /^[A-Za-z0-9_.-]+$/
 
 export const RepoKey = z
   .string()
@@ -31,31 +23,6 @@ export const RepoKey = z
   .max(REPO_KEY_MAX, `at most ${REPO_KEY_MAX} characters`)
   .regex(REPO_KEY_PATTERN, Messages.invalidName)
   .refine((k) => k !== '.' && k !== '..' && !RESERVED_REPO_KEYS.includes(k.toLowerCase()), 'this name is reserved')
-
-/** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
-export const SAMPLE_REPOSITORIES: Record<PackageType, { key: string; rclass: RepoClass }[]> = {
-  npm: [
-    { key: 'npm-local', rclass: 'local' },
-    { key: 'npm-remote', rclass: 'remote' },
-    { key: 'npm-virtual', rclass: 'virtual' },
-  ],
-  docker: [
-    { key: 'docker-local', rclass: 'local' },
-    { key: 'docker-remote', rclass: 'remote' },
-    { key: 'docker-virtual', rclass: 'virtual' },
-  ],
-  pypi: [
-    { key: 'pypi-local', rclass: 'local' },
-    { key: 'pypi-remote', rclass: 'remote' },
-    { key: 'pypi-virtual', rclass: 'virtual' },
-  ],
-  maven: [
-    { key: 'maven-local', rclass: 'local' },
-    { key: 'maven-remote', rclass: 'remote' },
-    { key: 'maven-virtual', rclass: 'virtual' },
-  ],
-  generic: [{ key: 'generic-local', rclass: 'local' }],
-}
 
 const url = z.url({ error: Messages.invalidUrl }).refine((u) => /^https?:\/\//i.test(u), Messages.invalidUrl)
 

@@ -20,6 +20,7 @@ import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
+import { repositoryRoutes } from './routes/repositories'
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -310,7 +311,7 @@ const routeTree = rootRoute.addChildren([
   logoutRoute,
   indexRoute,
   homeRoute,
-  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens]),
+  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens, ...repositoryRoutes(appLayout)]),
 ])
 
 export function createAppRouter(queryClient: QueryClient) {
