@@ -199,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     if (gcTimer) clearInterval(gcTimer)
+    await fctx.artifacts.flushDownloads()
     await db.kysely.destroy()
   })
 

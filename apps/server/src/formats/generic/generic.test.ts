@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
@@ -98,12 +98,15 @@ describe('generic repositories', () => {
 
     const listing = await t.fastify.inject({ url: '/artifactory/files/docs', headers: { authorization: `Bearer ${token}` } })
     expect(listing.json().children).toEqual([{ uri: '/1.0', folder: true }])
-    const download = await t.app.db.kysely
-      .selectFrom('files')
-      .select('download_count')
-      .where('path', '=', 'docs/1.0/notes.txt')
-      .executeTakeFirstOrThrow()
-    expect(Number(download.download_count)).toBe(1)
+    // Counts are written in batches, within a second.
+    await vi.waitFor(async () => {
+      const download = await t.app.db.kysely
+        .selectFrom('files')
+        .select('download_count')
+        .where('path', '=', 'docs/1.0/notes.txt')
+        .executeTakeFirstOrThrow()
+      expect(Number(download.download_count)).toBe(1)
+    }, 3000)
   })
 
   it('refuses a checksum mismatch (nothing stored), anonymous deploys, and missing paths', async () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
@@ -166,8 +166,15 @@ describe('npm repositories with the npm client', () => {
     const lock = JSON.parse(fs.readFileSync(path.join(app, 'package-lock.json'), 'utf8'))
     expect(lock.packages['node_modules/hello-trove'].version).toBe('1.0.0')
 
-    const pkg = await db().selectFrom('packages').select('downloads').where('name', '=', 'hello-trove').executeTakeFirstOrThrow()
-    expect(Number(pkg.downloads)).toBe(1)
+    // Counts are written in batches, within a second.
+    await vi.waitFor(async () => {
+      const pkg = await db()
+        .selectFrom('packages')
+        .select('downloads')
+        .where('name', '=', 'hello-trove')
+        .executeTakeFirstOrThrow()
+      expect(Number(pkg.downloads)).toBe(1)
+    }, 3000)
     const file = await db()
       .selectFrom('files')
       .select('download_count')

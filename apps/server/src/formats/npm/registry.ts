@@ -24,9 +24,43 @@ export interface PackumentSource {
   repoKey: string
 }
 
+/**
+ * How long a node serves a packument it built without building it again. A change made on this
+ * node drops it at once; one made on another node of a cluster shows within this time.
+ */
+const PACKUMENT_CACHE_MS = 2000
+
+interface CachedPackument {
+  at: number
+  packument: Promise<Manifest | undefined>
+  /** Serialized answers by base URL and form (full or abbreviated). */
+  bodies: Map<string, Buffer>
+}
+
 /** The npm registry logic over Trove's repositories: packuments, publish, tarballs, remote caching. */
 export class NpmRegistry {
+  private readonly cache = new Map<string, CachedPackument>()
+
   constructor(private readonly fctx: FormatContext) {}
+
+  /** The packument of a repository, from the node's short-lived cache when it can. */
+  cached(repo: Repository, name: string): CachedPackument {
+    const key = `${repo.key}\0${name}`
+    const now = Date.now()
+    const hit = this.cache.get(key)
+    if (hit && now - hit.at < PACKUMENT_CACHE_MS) return hit
+    if (this.cache.size > 5_000) this.cache.clear()
+    const entry: CachedPackument = { at: now, packument: this.packument(repo, name), bodies: new Map() }
+    entry.packument.catch(() => this.cache.delete(key))
+    this.cache.set(key, entry)
+    return entry
+  }
+
+  /** Drops every cached packument of a package (in every repository: virtual ones include it). */
+  invalidate(name: string): void {
+    const suffix = `\0${name}`
+    for (const key of this.cache.keys()) if (key.endsWith(suffix)) this.cache.delete(key)
+  }
 
   private get db() {
     return this.fctx.db.kysely
@@ -337,6 +371,7 @@ export class NpmRegistry {
       files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
     })
     for (const [tag, v] of Object.entries(distTags)) if (typeof v === 'string') await this.setDistTag(packageId, repo.key, tag, v)
+    this.invalidate(name)
   }
 
   async setDistTag(packageId: number, repoKey: string, tag: string, version: string): Promise<void> {

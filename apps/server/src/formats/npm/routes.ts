@@ -56,18 +56,26 @@ export const npmRoutes =
       version?: string,
     ) => {
       await authorize(fctx, request, 'read', repo.key)
-      const found = await registry.packument(repo, name)
+      const entry = registry.cached(repo, name)
+      const found = await entry.packument
       if (!found) throw new HttpError(404, `package ${name} not found`)
-      const packument = registry.rewriteTarballs(found, repoUrl(request, repo.key))
+      const url = repoUrl(request, repo.key)
       if (version !== undefined) {
+        const packument = registry.rewriteTarballs(found, url)
         const v = packument['dist-tags']?.[version] ?? version
         const manifest = packument.versions?.[v]
         if (!manifest) throw new HttpError(404, `version ${version} of ${name} not found`)
         return reply.send(manifest)
       }
-      const accept = String(request.headers.accept ?? '')
-      if (accept.includes(ABBREVIATED)) return reply.type(ABBREVIATED).send(abbreviate(packument))
-      return reply.type('application/json').send(packument)
+      const abbreviated = String(request.headers.accept ?? '').includes(ABBREVIATED)
+      const variant = `${abbreviated ? 'a' : 'f'}${url}`
+      let body = entry.bodies.get(variant)
+      if (!body) {
+        const packument = registry.rewriteTarballs(found, url)
+        body = Buffer.from(JSON.stringify(abbreviated ? abbreviate(packument) : packument))
+        entry.bodies.set(variant, body)
+      }
+      return reply.type(abbreviated ? ABBREVIATED : 'application/json').send(body)
     }
 
     const update = async (request: FastifyRequest, reply: FastifyReply, repo: Repository, name: string, body: Manifest) => {
@@ -102,6 +110,7 @@ export const npmRoutes =
           for (const [tag, v] of Object.entries(tags)) if (left.versions[v]) await registry.setDistTag(pkgId, target.key, tag, v)
         }
       }
+      registry.invalidate(name)
       request.log.info({ repo: target.key, pkg: name, unpublished: removed, user: principal?.name }, 'npm package updated')
       return reply.code(200).send({ ok: true, id: name })
     }
@@ -138,6 +147,7 @@ export const npmRoutes =
         throw new HttpError(400, `version ${String(version)} of ${name} does not exist`)
       await registry.setDistTag(pkgId, target.key, tag, version)
       if (tag === 'latest') await db.updateTable('packages').set({ latest_version: version }).where('id', '=', pkgId).execute()
+      registry.invalidate(name)
       return reply.code(201).send({ ok: true })
     }
 
@@ -312,6 +322,7 @@ export const npmRoutes =
             const current = await registry.localPackument(target, name)
             if (!current) throw new HttpError(404, `package ${name} not found`)
             for (const v of Object.keys(current.versions)) await fctx.artifacts.deleteVersion(target.key, 'npm', name, v)
+            registry.invalidate(name)
             request.log.info({ repo: target.key, pkg: name }, 'npm package unpublished')
             return reply.send({ ok: true })
           }

@@ -287,30 +287,68 @@ export class ArtifactService {
       .execute()
   }
 
-  /** Counts one real download of a file: the file, its version and its package. */
-  async countDownload(file: Pick<FileRow, 'id' | 'version_id'>): Promise<void> {
-    const now = Date.now()
-    await this.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('files')
-        .set((eb) => ({ download_count: eb('download_count', '+', 1), last_downloaded_at: now }))
-        .where('id', '=', file.id)
-        .execute()
-      if (file.version_id === null) return
-      const v = await tx
-        .updateTable('package_versions')
-        .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
-        .where('id', '=', file.version_id)
-        .returning('package_id')
-        .executeTakeFirst()
-      if (v) {
-        await tx
-          .updateTable('packages')
-          .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
-          .where('id', '=', v.package_id)
-          .execute()
-      }
-    })
+  private pending = new Map<number, { count: number; versionId: number | null; at: number }>()
+  private flushing: Promise<void> | undefined
+  private flushTimer: NodeJS.Timeout | undefined
+
+  /**
+   * Counts one real download of a file: the file, its version and its package. Counts are gathered
+   * in memory and written together every half second (and on shutdown), so serving a tarball does
+   * not wait for a write transaction; a crash loses at most that half second of counts.
+   */
+  countDownload(file: Pick<FileRow, 'id' | 'version_id'>): void {
+    const entry = this.pending.get(file.id)
+    if (entry) {
+      entry.count++
+      entry.at = Date.now()
+    } else this.pending.set(file.id, { count: 1, versionId: file.version_id, at: Date.now() })
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined
+      void this.flushDownloads()
+    }, 500).unref()
+  }
+
+  /** Writes the gathered download counts in one transaction. */
+  async flushDownloads(): Promise<void> {
+    if (this.flushing) await this.flushing
+    if (this.pending.size === 0) return
+    const batch = this.pending
+    this.pending = new Map()
+    this.flushing = this.db
+      .transaction()
+      .execute(async (tx) => {
+        const perVersion = new Map<number, number>()
+        for (const [fileId, { count, versionId, at }] of batch) {
+          await tx
+            .updateTable('files')
+            .set((eb) => ({ download_count: eb('download_count', '+', count), last_downloaded_at: at }))
+            .where('id', '=', fileId)
+            .execute()
+          if (versionId !== null) perVersion.set(versionId, (perVersion.get(versionId) ?? 0) + count)
+        }
+        for (const [versionId, count] of perVersion) {
+          const v = await tx
+            .updateTable('package_versions')
+            .set((eb) => ({ download_count: eb('download_count', '+', count) }))
+            .where('id', '=', versionId)
+            .returning('package_id')
+            .executeTakeFirst()
+          if (v) {
+            await tx
+              .updateTable('packages')
+              .set((eb) => ({ downloads: eb('downloads', '+', count) }))
+              .where('id', '=', v.package_id)
+              .execute()
+          }
+        }
+      })
+      .catch(() => {
+        // The rows went away meanwhile (a deletion): their counts go with them.
+      })
+      .finally(() => {
+        this.flushing = undefined
+      })
+    await this.flushing
   }
 
   /**
@@ -342,7 +380,7 @@ export class ArtifactService {
     }
     reply.header('content-length', file.size)
     if (request.method === 'HEAD') return reply.send()
-    if (options.count !== false) await this.countDownload(file)
+    if (options.count !== false) this.countDownload(file)
     return reply.send(this.blobs.open(file.sha256))
   }
 }

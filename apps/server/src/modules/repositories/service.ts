@@ -43,14 +43,33 @@ export function repositoryUrl(baseUrl: string, key: string): string {
   return `${baseUrl}/artifactory/${key}`
 }
 
+/**
+ * How long a node reuses a repository's configuration without reading it again. Changes made on this
+ * node apply at once; those made on another node of a cluster within this time.
+ */
+const CONFIG_CACHE_MS = 2000
+
 export class RepositoryService {
+  private readonly cache = new Map<string, { at: number; repo: Promise<Repository | undefined> }>()
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly secrets: SecretBox,
   ) {}
 
-  /** The repository a client names, or undefined. */
+  /** The repository a client names, or undefined (every package-client request asks: kept briefly). */
   async get(key: string): Promise<Repository | undefined> {
+    const now = Date.now()
+    const hit = this.cache.get(key)
+    if (hit && now - hit.at < CONFIG_CACHE_MS) return hit.repo
+    const repo = this.load(key)
+    if (this.cache.size > 10_000) this.cache.clear()
+    this.cache.set(key, { at: now, repo })
+    repo.catch(() => this.cache.delete(key))
+    return repo
+  }
+
+  private async load(key: string): Promise<Repository | undefined> {
     const row = await findRepository(this.db, key)
     if (!row) return undefined
     return {
@@ -134,6 +153,11 @@ export class RepositoryService {
   }
 
   async create(key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
+    this.cache.clear()
+    return this.createRow(key, input).finally(() => this.cache.clear())
+  }
+
+  private async createRow(key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
     if (input.key && input.key !== key) throw badRequest('key: does not match the key in the path')
     if (input.rclass === 'remote' && !input.url) throw badRequest('url: a remote repository needs the URL of its upstream')
     const now = Date.now()
@@ -181,6 +205,11 @@ export class RepositoryService {
   }
 
   async update(key: string, input: RepositoryConfigUpdate): Promise<RepositoryConfig> {
+    this.cache.clear()
+    return this.updateRow(key, input).finally(() => this.cache.clear())
+  }
+
+  private async updateRow(key: string, input: RepositoryConfigUpdate): Promise<RepositoryConfig> {
     return this.db.transaction().execute(async (tx) => {
       const row = await findRepository(tx, key)
       if (!row) throw notFound(`Repository ${key} does not exist`)
@@ -223,6 +252,11 @@ export class RepositoryService {
 
   /** Deletes a repository with its files and versions; their blobs are freed by the GC. */
   async remove(key: string): Promise<void> {
+    this.cache.clear()
+    return this.removeRow(key).finally(() => this.cache.clear())
+  }
+
+  private async removeRow(key: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const row = await findRepository(tx, key)
       if (!row) throw notFound(`Repository ${key} does not exist`)
