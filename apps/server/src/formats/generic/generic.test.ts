@@ -20,6 +20,7 @@ describe('generic repositories', () => {
     return { stdout: res.stdout, stderr: fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : res.stderr }
   }
   const auth = () => ['-H', `Authorization: Bearer ${token}`]
+  const get = (url: string) => t.fastify.inject({ url, headers: { authorization: `Bearer ${token}` } })
 
   beforeAll(async () => {
     t = await createTestApp()
@@ -149,5 +150,51 @@ describe('generic repositories', () => {
     expect(
       (await t.fastify.inject({ url: '/artifactory/files/x/a.bin', headers: { authorization: `Bearer ${token}` } })).statusCode,
     ).toBe(404)
+  })
+
+  it('proxies a second Trove through a remote repository with credentials, and serves its cache offline', async () => {
+    const upstream = await createTestApp()
+    try {
+      const upstreamBase = await listen(upstream.fastify)
+      const upstreamAdmin = await signIn(upstream.fastify)
+      const upstreamToken = await accessToken(upstream.fastify, upstreamAdmin)
+      await createRepo(upstream.fastify, upstreamAdmin, 'releases', { rclass: 'local', packageType: 'generic' })
+      const put = await upstream.fastify.inject({
+        method: 'PUT',
+        url: '/artifactory/releases/tool/2.0/tool.tar.gz',
+        headers: { authorization: `Bearer ${upstreamToken}` },
+        payload: Buffer.from('the tool, version 2'),
+      })
+      expect(put.statusCode).toBe(201)
+      await createRepo(t.fastify, admin, 'releases-remote', {
+        rclass: 'remote',
+        packageType: 'generic',
+        url: `${upstreamBase}/artifactory/releases`,
+        username: 'admin',
+        password: upstreamToken,
+      })
+      const first = await get('/artifactory/releases-remote/tool/2.0/tool.tar.gz')
+      expect(first.statusCode).toBe(200)
+      expect(first.body).toBe('the tool, version 2')
+      const cached = await t.app.db.kysely
+        .selectFrom('files')
+        .select(['repo_key', 'sha256'])
+        .where('path', '=', 'tool/2.0/tool.tar.gz')
+        .executeTakeFirstOrThrow()
+      expect(cached).toEqual({ repo_key: 'releases-remote', sha256: sha('sha256', 'the tool, version 2') })
+      expect((await get('/artifactory/releases-remote/tool/9.9/missing.tar.gz')).statusCode).toBe(404)
+      // Without the upstream, offline: the cache answers.
+      await upstream.stop()
+      const offline = await t.fastify.inject({
+        method: 'POST',
+        url: '/api/repositories/releases-remote',
+        headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+        payload: { offline: true },
+      })
+      expect(offline.statusCode).toBe(200)
+      expect((await get('/artifactory/releases-remote/tool/2.0/tool.tar.gz')).body).toBe('the tool, version 2')
+    } finally {
+      await upstream.close()
+    }
   })
 })
