@@ -31,32 +31,32 @@ const url = z.url({ error: Messages.invalidUrl }).refine((u) => /^https?:\/\//i.
  * (the widespread one tools expect). Fields of other classes are ignored. The password is
  * write-only: answers carry `hasPassword` instead.
  */
-export const RepositoryConfigInput = z
-  .object({
-    key: RepoKey.optional(),
-    rclass: RepoClass,
-    packageType: PackageType,
-    description: z.string().max(1024).optional(),
-    notes: z.string().max(10_000).optional(),
-    includesPattern: z.string().max(1024).optional(),
-    excludesPattern: z.string().max(1024).optional(),
-    // remote
-    url: url.optional(),
-    username: z.string().max(255).optional(),
-    password: z.string().max(1024).optional(),
-    offline: z.boolean().optional(),
-    retrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
-    missedRetrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
-    unusedArtifactsCleanupPeriodHours: z.number().int().min(0).max(87_600).optional(),
-    // virtual
-    repositories: z.array(RepoKey).max(100).optional(),
-    defaultDeploymentRepo: RepoKey.or(z.literal('')).optional(),
-  })
-  .meta({ id: 'RepositoryConfigInput' })
+const RepositoryConfigFields = z.object({
+  key: RepoKey.optional(),
+  rclass: RepoClass,
+  packageType: PackageType,
+  description: z.string().max(1024).optional(),
+  notes: z.string().max(10_000).optional(),
+  includesPattern: z.string().max(1024).optional(),
+  excludesPattern: z.string().max(1024).optional(),
+  // remote
+  url: url.optional(),
+  username: z.string().max(255).optional(),
+  password: z.string().max(1024).optional(),
+  offline: z.boolean().optional(),
+  retrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
+  missedRetrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).optional(),
+  unusedArtifactsCleanupPeriodHours: z.number().int().min(0).max(87_600).optional(),
+  // virtual
+  repositories: z.array(RepoKey).max(100).optional(),
+  defaultDeploymentRepo: RepoKey.or(z.literal('')).optional(),
+})
+// Bodies are left unnamed in the OpenAPI document: their input and output forms differ (refined keys).
+export const RepositoryConfigInput = RepositoryConfigFields
 export type RepositoryConfigInput = z.infer<typeof RepositoryConfigInput>
 
 /** The same for updates: every field optional. */
-export const RepositoryConfigUpdate = RepositoryConfigInput.partial().meta({ id: 'RepositoryConfigUpdate' })
+export const RepositoryConfigUpdate = RepositoryConfigFields.partial()
 export type RepositoryConfigUpdate = z.infer<typeof RepositoryConfigUpdate>
 
 export const RepositoryConfig = z

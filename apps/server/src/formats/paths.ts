@@ -1,3 +1,4 @@
+import { RESERVED_REPO_KEYS } from '@trove/contracts/repositoryConstants'
 import type { FastifyPluginAsync } from 'fastify'
 import { HttpError } from '../core/errors.js'
 import { challenge, rawBodies } from './http.js'
@@ -27,6 +28,9 @@ export const repositoryPathRoutes =
       schema: { hide: true },
       handler: async (request, reply) => {
         const { repo: key, '*': rest } = request.params as { repo: string; '*': string }
+        // /artifactory/api/… that no API route answered: the usual not-found, not a repository's.
+        if (RESERVED_REPO_KEYS.includes(key.toLowerCase()))
+          throw new HttpError(404, `Not found: ${request.method} ${request.url.split('?')[0]}`)
         const repo = await fctx.repos.get(key)
         if (!repo) throw new HttpError(404, `Repository ${key} does not exist`)
         const handler = handlers.get(repo.packageType)
