@@ -186,4 +186,52 @@ describe('maven repositories', () => {
     expect(anonymous.headers['www-authenticate']).toMatch(/^Basic/)
     expect((await get('/artifactory/maven-local/org/none/x/1/x-1.jar')).statusCode).toBe(404)
   }, 60_000)
+
+  it('resolves through a remote repository proxying a second Trove, and through a virtual one', async () => {
+    const upstream = await createTestApp()
+    try {
+      const upstreamBase = await listen(upstream.fastify)
+      const upstreamAdmin = await signIn(upstream.fastify)
+      const upstreamToken = await accessToken(upstream.fastify, upstreamAdmin)
+      await createRepo(upstream.fastify, upstreamAdmin, 'central', { rclass: 'local', packageType: 'maven' })
+      const put = (p: string, body: string) =>
+        upstream.fastify.inject({
+          method: 'PUT',
+          url: `/artifactory/central/${p}`,
+          headers: { authorization: `Bearer ${upstreamToken}` },
+          payload: body,
+        })
+      expect((await put('org/up/lib/3.1/lib-3.1.pom', POM.replace('VERSION', '3.1'))).statusCode).toBe(201)
+      expect((await put('org/up/lib/3.1/lib-3.1.jar', 'upstream jar')).statusCode).toBe(201)
+      await createRepo(t.fastify, admin, 'maven-remote', {
+        rclass: 'remote',
+        packageType: 'maven',
+        url: `${upstreamBase}/artifactory/central`,
+        username: 'admin',
+        password: upstreamToken,
+      })
+      await createRepo(t.fastify, admin, 'maven-virtual', {
+        rclass: 'virtual',
+        packageType: 'maven',
+        repositories: ['maven-local', 'maven-remote'],
+        defaultDeploymentRepo: 'maven-local',
+      })
+      const jar = await get('/artifactory/maven-virtual/org/up/lib/3.1/lib-3.1.jar')
+      expect(jar.statusCode).toBe(200)
+      expect(jar.body).toBe('upstream jar')
+      expect((await get('/artifactory/maven-remote/org/up/lib/3.1/lib-3.1.jar.sha1')).body).toBe(sha1('upstream jar'))
+      const meta = await get('/artifactory/maven-remote/org/up/lib/maven-metadata.xml')
+      expect(meta.body).toContain('<release>3.1</release>')
+      // Local content still comes first in the virtual repository.
+      expect((await get('/artifactory/maven-virtual/com/example/demo/1.0.0/demo-1.0.0.jar')).body).toMatch(/^jar of 1\.0\.0/)
+      const cached = await t.app.db.kysely
+        .selectFrom('files')
+        .select('repo_key')
+        .where('path', '=', 'org/up/lib/3.1/lib-3.1.jar')
+        .executeTakeFirstOrThrow()
+      expect(cached.repo_key).toBe('maven-remote')
+    } finally {
+      await upstream.close()
+    }
+  }, 60_000)
 })
