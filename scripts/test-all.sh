@@ -21,6 +21,7 @@ if [[ $install -eq 1 ]]; then
   command -v mvn >/dev/null || missing+=(maven)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)
+  command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "Installing Debian packages: ${missing[*]}"
     if [[ $(id -u) -ne 0 ]]; then

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -241,7 +242,7 @@ describe('npm repositories with the npm client', () => {
     expect(await db().selectFrom('packages').select('id').where('name', '=', '@acme/util').executeTakeFirst()).toBeUndefined()
   })
 
-  it('logs in the way npm login does and uses the token it gets; refuses anonymous publishing', async () => {
+  it('logs in with npm login and uses the token it gets; refuses anonymous publishing', async () => {
     useRegistry('npm-local', false)
     const anonymous = await npm(['publish'], path.join(work, 'util'))
     expect(anonymous.code).not.toBe(0)
@@ -261,10 +262,30 @@ describe('npm repositories with the npm client', () => {
       payload: { name: 'admin', password: 'wrong-password' },
     })
     expect(wrong.statusCode).toBe(401)
-    // npm login prompts on a terminal; this is the exact call it then makes (legacy auth type), and
-    // npm whoami proves the token it answers is what npm stores and sends.
-    const host = registry('npm-local').replace(/^http:/, '')
-    fs.appendFileSync(path.join(work, '.npmrc'), `${host}:_authToken=${login.json().token}\n`)
+    // The real npm login: it prompts on a terminal, so it runs under script(1)'s pseudo-terminal and
+    // gets its password once it asks (npm drops what was typed before the hidden prompt).
+    const npmrc = path.join(work, '.npmrc')
+    const loggedIn = await new Promise<string>((resolve) => {
+      const child = spawn(
+        'script',
+        ['-qec', `npm login --auth-type=legacy --registry=${registry('npm-local')} --userconfig=${npmrc}`, '/dev/null'],
+        { cwd: work, env: { ...process.env, ...env() } },
+      )
+      let out = ''
+      let sentPassword = false
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        if (!sentPassword && out.includes('Password:')) {
+          sentPassword = true
+          child.stdin.write(`${ADMIN_PASSWORD}\n`)
+        }
+      })
+      child.on('exit', () => resolve(out))
+      child.stdin.write('admin\n')
+      setTimeout(() => child.kill(), 60_000).unref()
+    })
+    expect(loggedIn).toMatch(/Logged in on/)
+    expect(fs.readFileSync(npmrc, 'utf8')).toMatch(/:_authToken=trove_at_/)
     expect((await npm(['whoami'])).stdout.trim()).toBe('admin')
   })
 
