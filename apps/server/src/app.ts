@@ -183,7 +183,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const gcTimer =
     config.repositories.blobGcIntervalS > 0
       ? setInterval(() => {
-          blobs.collectGarbage().catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
+          fctx.artifacts
+            .expireRemoteCaches()
+            .then(() => blobs.collectGarbage())
+            .catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
         }, config.repositories.blobGcIntervalS * 1000).unref()
       : undefined
 

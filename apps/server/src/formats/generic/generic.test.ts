@@ -193,6 +193,27 @@ describe('generic repositories', () => {
       })
       expect(offline.statusCode).toBe(200)
       expect((await get('/artifactory/releases-remote/tool/2.0/tool.tar.gz')).body).toBe('the tool, version 2')
+      // Unused for longer than the artifact cache lifetime (1 hour here): dropped by the cleanup.
+      await t.fastify.inject({
+        method: 'POST',
+        url: '/api/repositories/releases-remote',
+        headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+        payload: { unusedArtifactsCleanupPeriodHours: 1 },
+      })
+      const twoHoursAgo = Date.now() - 2 * 3600 * 1000
+      await t.app.db.kysely
+        .updateTable('files')
+        .set({ created_at: twoHoursAgo, last_downloaded_at: twoHoursAgo })
+        .where('repo_key', '=', 'releases-remote')
+        .execute()
+      const gc = await t.fastify.inject({
+        method: 'POST',
+        url: '/api/system/storage/gc?graceSeconds=0',
+        headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+      })
+      expect(gc.json()).toMatchObject({ expired: 1 })
+      expect(gc.json().freed).toBeGreaterThanOrEqual(1)
+      expect((await get('/artifactory/releases-remote/tool/2.0/tool.tar.gz')).statusCode).toBe(404)
     } finally {
       await upstream.close()
     }

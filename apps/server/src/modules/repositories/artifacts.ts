@@ -287,6 +287,45 @@ export class ArtifactService {
       .execute()
   }
 
+  /**
+   * Drops what remote repositories cached and nobody downloaded within their artifact cache
+   * lifetime (`unusedArtifactsCleanupPeriodHours`; 0 keeps everything). Versions left without files
+   * go too; the blobs follow with the next GC. Returns the number of files dropped.
+   */
+  async expireRemoteCaches(now = Date.now()): Promise<number> {
+    const remotes = await this.db
+      .selectFrom('repositories')
+      .select(['key', 'artifact_cache_secs'])
+      .where('rclass', '=', 'remote')
+      .where('artifact_cache_secs', '>', 0)
+      .execute()
+    let dropped = 0
+    for (const remote of remotes) {
+      const cutoff = now - remote.artifact_cache_secs * 1000
+      dropped += await this.db.transaction().execute(async (tx) => {
+        const res = await tx
+          .deleteFrom('files')
+          .where('repo_key', '=', remote.key)
+          .where((eb) => eb(eb.fn.coalesce('last_downloaded_at', 'created_at'), '<', cutoff))
+          .executeTakeFirst()
+        const empty = await tx
+          .selectFrom('package_versions as v')
+          .select(['v.id', 'v.package_id'])
+          .where('v.repo_key', '=', remote.key)
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('files').select('files.id').whereRef('files.version_id', '=', 'v.id'))),
+          )
+          .execute()
+        for (const v of empty) {
+          await tx.deleteFrom('package_versions').where('id', '=', v.id).execute()
+          await this.refreshPackage(tx, v.package_id)
+        }
+        return Number(res.numDeletedRows)
+      })
+    }
+    return dropped
+  }
+
   private pending = new Map<number, { count: number; versionId: number | null; at: number }>()
   private flushing: Promise<void> | undefined
   private flushTimer: NodeJS.Timeout | undefined

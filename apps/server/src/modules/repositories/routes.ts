@@ -109,12 +109,15 @@ export const repositoryRoutes =
         config: { access: 'admin' },
         schema: {
           tags: ['repositories'],
-          summary: 'Free the blobs no file references any more',
+          summary: 'Drop remote caches unused for their lifetime, then free the blobs no file references any more',
           querystring: z.object({ graceSeconds: z.coerce.number().int().min(0).optional() }),
-          response: { 200: z.object({ freed: z.number().int() }) },
+          response: { 200: z.object({ expired: z.number().int(), freed: z.number().int() }) },
         },
       },
-      async (request) => ({ freed: await fctx.blobs.collectGarbage((request.query.graceSeconds ?? 3600) * 1000) }),
+      async (request) => {
+        const expired = await fctx.artifacts.expireRemoteCaches()
+        return { expired, freed: await fctx.blobs.collectGarbage((request.query.graceSeconds ?? 3600) * 1000) }
+      },
     )
   }
 
