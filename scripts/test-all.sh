@@ -17,6 +17,11 @@ if [[ $install -eq 1 ]]; then
   missing=()
   [[ -x /usr/bin/chromium ]] || missing+=(chromium)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  # Package clients the repository tests drive: Maven with Debian's deploy plugin (offline), curl.
+  command -v mvn >/dev/null || missing+=(maven)
+  [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "Installing Debian packages: ${missing[*]}"
     if [[ $(id -u) -ne 0 ]]; then

@@ -3,12 +3,14 @@
 import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOperations } from './operations.mjs'
+import { benchRepositories } from './repositories.mjs'
 
 /** Each area adds its suite here: a function that measures and reports rows. */
 const suites = {
   foundation: benchFoundation,
   operations: benchOperations,
   access: benchAccess,
+  repositories: benchRepositories,
 }
 
 const wanted = process.argv.slice(2)

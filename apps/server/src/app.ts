@@ -16,6 +16,7 @@ import {
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
+import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { type Db, openDb } from './core/db.js'
 import { registerErrorHandling, sendError } from './core/errors.js'
@@ -24,6 +25,9 @@ import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { formats } from './formats/index.js'
+import { repositoryPathRoutes } from './formats/paths.js'
+import type { FormatContext } from './formats/types.js'
 import { PermissionAuthorizer } from './modules/access/authorizer.js'
 import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
@@ -35,6 +39,9 @@ import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
+import { ArtifactService } from './modules/repositories/artifacts.js'
+import { repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
+import { RepositoryService } from './modules/repositories/service.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
 import { ssoRoutes } from './modules/sso/routes.js'
@@ -177,6 +184,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessAdminRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(accessSelfRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/access' })
 
+  // Repositories and the package formats.
+  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes)
+  const fctx: FormatContext = {
+    ...ctx,
+    blobs,
+    repos: new RepositoryService(db.kysely, ctx.secrets),
+    artifacts: new ArtifactService(db.kysely, blobs),
+    baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
+  }
+  for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
+  await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
+  for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
+  await app.register(repositoryPathRoutes(fctx, formats))
+  const gcTimer =
+    config.repositories.blobGcIntervalS > 0
+      ? setInterval(() => {
+          fctx.artifacts
+            .expireRemoteCaches()
+            .then(() => blobs.collectGarbage())
+            .catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
+        }, config.repositories.blobGcIntervalS * 1000).unref()
+      : undefined
+
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
 
@@ -188,6 +218,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
 
   app.addHook('onClose', async () => {
+    if (gcTimer) clearInterval(gcTimer)
+    await fctx.artifacts.flushDownloads()
     await db.kysely.destroy()
   })
   await operations.start()

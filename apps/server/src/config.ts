@@ -70,6 +70,9 @@ const EnvSchema = z.object({
     .min(100, 'expected at least 100')
     .max(60_000, 'expected at most 60000')
     .default(5000),
+  TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
+  TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
+  TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
 })
 
 export interface Config {
@@ -86,6 +89,14 @@ export interface Config {
   shutdownTimeoutMs: number
   /** This process in the cluster: its id, the URL its peers reach it at, what it runs. */
   node: { id: string; url: string | undefined; modules: ServiceType[]; heartbeatMs: number }
+  repositories: {
+    /** The largest file a client may upload (bytes). */
+    uploadMaxBytes: number
+    /** The most an archive may expand to while Trove reads it (bytes); beyond it, a decompression bomb. */
+    archiveMaxExpandedBytes: number
+    /** How often unreferenced blobs are freed (seconds; 0: only when asked). */
+    blobGcIntervalS: number
+  }
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +136,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       url: e.TROVE_NODE_URL?.replace(/\/+$/, ''),
       modules: e.TROVE_MODULES,
       heartbeatMs: e.TROVE_HEARTBEAT_MS,
+    },
+    repositories: {
+      uploadMaxBytes: e.TROVE_UPLOAD_MAX_SIZE,
+      archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,
+      blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
     },
   }
 }

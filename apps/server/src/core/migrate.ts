@@ -7,6 +7,7 @@ import * as m0005 from '../../migrations/0005_cli_login.js'
 import * as m0006 from '../../migrations/0006_invitations.js'
 import * as m0010 from '../../migrations/0010_sso.js'
 import * as m0020 from '../../migrations/0020_access_control.js'
+import * as m0030 from '../../migrations/0030_repositories.js'
 import * as m0050 from '../../migrations/0050_operations.js'
 import type { Db } from './db.js'
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0050_operations': m0050,
   '0010_sso': m0010,
   '0020_access_control': m0020,
+  '0030_repositories': m0030,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

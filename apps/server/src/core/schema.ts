@@ -29,6 +29,18 @@ export interface Database {
   projects: ProjectsTable
   project_members: ProjectMembersTable
   audit_events: AuditEventsTable
+  // repositories
+  blobs: BlobsTable
+  repositories: RepositoriesTable
+  repository_members: RepositoryMembersTable
+  packages: PackagesTable
+  package_tags: PackageTagsTable
+  package_versions: PackageVersionsTable
+  package_dependencies: PackageDependenciesTable
+  dist_tags: DistTagsTable
+  files: FilesTable
+  file_properties: FilePropertiesTable
+  remote_cache: RemoteCacheTable
 }
 
 // ---- access control: groups, permission targets, roles, projects, audit ----
@@ -252,4 +264,127 @@ export interface SsoStatesTable {
   redirect_uri: string
   created_at: number
   expires_at: number
+}
+
+// ── repositories ─────────────────────────────────────────────────────────────
+
+export interface BlobsTable {
+  sha256: string
+  size: number
+  md5: string
+  sha1: string
+  created_at: number
+  touched_at: number
+}
+
+export type RepoClass = 'local' | 'remote' | 'virtual'
+
+export interface RepositoriesTable {
+  key: string
+  rclass: RepoClass
+  package_type: string
+  description: Generated<string>
+  notes: Generated<string>
+  includes_pattern: Generated<string>
+  excludes_pattern: Generated<string>
+  url: string | null
+  username: string | null
+  password_sealed: string | null
+  offline: Generated<number>
+  metadata_cache_secs: Generated<number>
+  artifact_cache_secs: Generated<number>
+  missed_cache_secs: Generated<number>
+  default_deployment_repo: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface RepositoryMembersTable {
+  virtual_key: string
+  member_key: string
+  position: number
+}
+
+export interface PackagesTable {
+  id: Generated<number>
+  package_type: string
+  name: string
+  lowercase_name: string
+  description: Generated<string>
+  latest_version: string | null
+  downloads: Generated<number>
+  created_at: number
+  modified_at: number
+}
+
+export interface PackageTagsTable {
+  package_id: number
+  tag: string
+}
+
+export interface PackageVersionsTable {
+  id: Generated<number>
+  package_id: number
+  repo_key: string
+  version: string
+  description: Generated<string>
+  readme: string | null
+  /** JSON array of licence names as the package declares them */
+  licenses: Generated<string>
+  size: Generated<number>
+  download_count: Generated<number>
+  deprecated: string | null
+  /** JSON: what the format needs to answer its clients */
+  metadata: Generated<string>
+  created_by: string | null
+  created_at: number
+  modified_at: number
+}
+
+export interface PackageDependenciesTable {
+  version_id: number
+  name: string
+  range: string
+  scope: string
+}
+
+export interface DistTagsTable {
+  package_id: number
+  repo_key: string
+  tag: string
+  version: string
+}
+
+export interface FilesTable {
+  id: Generated<number>
+  repo_key: string
+  path: string
+  name: string
+  version_id: number | null
+  lead: Generated<number>
+  size: number
+  md5: string
+  sha1: string
+  sha256: string
+  mime_type: string
+  download_count: Generated<number>
+  last_downloaded_at: number | null
+  created_by: string | null
+  created_at: number
+  modified_at: number
+}
+
+export interface FilePropertiesTable {
+  file_id: number
+  name: string
+  value: string
+}
+
+export interface RemoteCacheTable {
+  repo_key: string
+  path: string
+  sha256: string | null
+  status: number
+  content_type: string | null
+  fetched_at: number
 }

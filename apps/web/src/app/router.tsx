@@ -37,6 +37,7 @@ import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 import { accessRoutes } from './routes/access'
 import { operationsRoutes } from './routes/operations'
+import { repositoryRoutes } from './routes/repositories'
 import { ssoRoutes } from './routes/sso'
 
 export interface RouterContext {
@@ -376,6 +377,7 @@ const routeTree = rootRoute.addChildren([
     ...operationsRoutes(appLayout),
     ...ssoRoutes(appLayout),
     ...accessRoutes(appLayout),
+    ...repositoryRoutes(appLayout),
   ]),
 ])
 

@@ -1,0 +1,86 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../test/testApp.js'
+import { BlobStore } from './blobStore.js'
+
+const sha = (alg: string, data: string | Buffer) => crypto.createHash(alg).update(data).digest('hex')
+
+describe('blob store', () => {
+  let t: TestApp
+  let store: BlobStore
+  beforeAll(async () => {
+    t = await createTestApp()
+    store = new BlobStore(t.dataDir, t.app.db.kysely, 1024)
+  })
+  afterAll(async () => t.close())
+
+  const tmpFiles = () => fs.readdirSync(path.join(t.dataDir, 'blobs', 'tmp'))
+
+  it('stores content once under blobs/ab/cd/<sha256> with its three checksums', async () => {
+    const data = 'hello blobs'
+    const a = await store.put(Readable.from([Buffer.from('hello '), Buffer.from('blobs')]))
+    const b = await store.put(data)
+    expect(a).toEqual({ sha256: sha('sha256', data), sha1: sha('sha1', data), md5: sha('md5', data), size: data.length })
+    expect(b).toEqual(a)
+    const file = path.join(t.dataDir, 'blobs', a.sha256.slice(0, 2), a.sha256.slice(2, 4), a.sha256)
+    expect(fs.readFileSync(file, 'utf8')).toBe(data)
+    const rows = await t.app.db.kysely.selectFrom('blobs').selectAll().where('sha256', '=', a.sha256).execute()
+    expect(rows).toHaveLength(1)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  it('refuses content whose checksum differs from the declared one and keeps nothing', async () => {
+    const data = 'tampered content'
+    await expect(store.put(data, { sha1: sha('sha1', 'other') })).rejects.toMatchObject({ status: 400 })
+    await expect(store.put(data, { sha256: sha('sha256', 'other') })).rejects.toMatchObject({ status: 400 })
+    expect(fs.existsSync(store.pathOf(sha('sha256', data)))).toBe(false)
+    expect(await store.info(sha('sha256', data))).toBeUndefined()
+    expect(tmpFiles()).toEqual([])
+  })
+
+  it('refuses uploads over the size limit while streaming', async () => {
+    const big = Buffer.alloc(2048, 1)
+    await expect(store.put(Readable.from([big.subarray(0, 1000), big.subarray(1000)]))).rejects.toMatchObject({ status: 413 })
+    expect(fs.existsSync(store.pathOf(sha('sha256', big)))).toBe(false)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  it('frees only blobs that nothing references, after the grace period', async () => {
+    const db = t.app.db.kysely
+    const kept = await store.put('referenced')
+    const orphan = await store.put('orphan')
+    const now = Date.now()
+    await db
+      .insertInto('repositories')
+      .values({ key: 'gc-local', rclass: 'local', package_type: 'generic', created_at: now, updated_at: now })
+      .execute()
+    await db
+      .insertInto('files')
+      .values({
+        repo_key: 'gc-local',
+        path: 'a.txt',
+        name: 'a.txt',
+        size: kept.size,
+        md5: kept.md5,
+        sha1: kept.sha1,
+        sha256: kept.sha256,
+        mime_type: 'text/plain',
+        created_at: now,
+        modified_at: now,
+      })
+      .execute()
+    // Within the grace period nothing goes.
+    expect(await store.collectGarbage(60_000)).toBe(0)
+    expect(await store.collectGarbage(0)).toBeGreaterThanOrEqual(1)
+    expect(fs.existsSync(store.pathOf(orphan.sha256))).toBe(false)
+    expect(await store.info(orphan.sha256)).toBeUndefined()
+    expect(fs.existsSync(store.pathOf(kept.sha256))).toBe(true)
+    // Deleting the last reference frees it on the next run.
+    await db.deleteFrom('files').where('sha256', '=', kept.sha256).execute()
+    expect(await store.collectGarbage(0)).toBe(1)
+    expect(fs.existsSync(store.pathOf(kept.sha256))).toBe(false)
+  })
+})

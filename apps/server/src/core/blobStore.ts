@@ -1,0 +1,175 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { Kysely } from 'kysely'
+import { HttpError } from './errors.js'
+import type { Database } from './schema.js'
+
+export interface BlobInfo {
+  sha256: string
+  sha1: string
+  md5: string
+  size: number
+}
+
+/** Checksums a client declared for what it sends; any given must match, or nothing is stored. */
+export interface Expected {
+  sha256?: string
+  sha1?: string
+  md5?: string
+  size?: number
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
+export class ChecksumMismatch extends HttpError {
+  constructor(which: string, expected: string, actual: string) {
+    super(400, `Checksum mismatch: the ${which} declared is ${expected} but the content's is ${actual}`, 'CHECKSUM_MISMATCH')
+  }
+}
+
+/** Tables (and their sha256 column) that hold references to blobs: the GC frees only what none names. */
+export const blobReferrers: { table: keyof Database; column: string }[] = [
+  { table: 'files', column: 'sha256' },
+  { table: 'remote_cache', column: 'sha256' },
+]
+
+/**
+ * The content-addressed blob store: `<data dir>/blobs/ab/cd/<sha256>`, one copy per content.
+ * Every write goes to a temp file that is hashed while streaming, fsynced and renamed into place,
+ * so a crash or a killed upload never leaves a half blob under a real name. Metadata rows that
+ * point at a blob are committed by the caller only after `put` returns.
+ */
+export class BlobStore {
+  readonly root: string
+  private readonly tmp: string
+
+  constructor(
+    dataDir: string,
+    private readonly db: Kysely<Database>,
+    /** Uploads larger than this are refused (413) while streaming. */
+    readonly maxBytes: number,
+  ) {
+    this.root = path.join(dataDir, 'blobs')
+    this.tmp = path.join(this.root, 'tmp')
+    fs.mkdirSync(this.tmp, { recursive: true })
+  }
+
+  pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`)
+    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
+  }
+
+  /** Stores a stream (or buffer), verifying declared checksums and size; returns the content's checksums. */
+  async put(source: Readable | Buffer | string, expected: Expected = {}): Promise<BlobInfo> {
+    const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
+    const tmpFile = path.join(this.tmp, `${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+    const h256 = crypto.createHash('sha256')
+    const h1 = crypto.createHash('sha1')
+    const h5 = crypto.createHash('md5')
+    let size = 0
+    const limit = this.maxBytes
+    const hasher = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length
+        if (size > limit) return done(new HttpError(413, `The upload is larger than the limit of ${limit} bytes`))
+        h256.update(chunk)
+        h1.update(chunk)
+        h5.update(chunk)
+        done(null, chunk)
+      },
+    })
+    try {
+      await pipeline(input, hasher, fs.createWriteStream(tmpFile, { flags: 'wx', mode: 0o644 }))
+      // fsync through a second descriptor: it flushes the file's data all the same.
+      const handle = await fs.promises.open(tmpFile, 'r+')
+      try {
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    } catch (error) {
+      await fs.promises.rm(tmpFile, { force: true })
+      throw error
+    }
+    const info: BlobInfo = { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex'), size }
+    try {
+      if (expected.size !== undefined && expected.size !== size) {
+        throw new HttpError(400, `Size mismatch: ${expected.size} bytes declared, ${size} received`, 'CHECKSUM_MISMATCH')
+      }
+      for (const which of ['sha256', 'sha1', 'md5'] as const) {
+        const want = expected[which]?.toLowerCase()
+        if (want && want !== info[which]) throw new ChecksumMismatch(which, want, info[which])
+      }
+      // Touch the row first, so a concurrent GC spares the file we are about to keep.
+      const now = Date.now()
+      await this.db
+        .insertInto('blobs')
+        .values({ ...info, created_at: now, touched_at: now })
+        .onConflict((oc) => oc.column('sha256').doUpdateSet({ touched_at: now }))
+        .execute()
+      const final = this.pathOf(info.sha256)
+      await fs.promises.mkdir(path.dirname(final), { recursive: true })
+      // Same content already stored: keep the one copy.
+      if (fs.existsSync(final)) await fs.promises.rm(tmpFile, { force: true })
+      else await fs.promises.rename(tmpFile, final)
+    } catch (error) {
+      await fs.promises.rm(tmpFile, { force: true })
+      throw error
+    }
+    return info
+  }
+
+  async info(sha256: string): Promise<BlobInfo | undefined> {
+    return this.db.selectFrom('blobs').select(['sha256', 'sha1', 'md5', 'size']).where('sha256', '=', sha256).executeTakeFirst()
+  }
+
+  /** A read stream of a blob (optionally a byte range, end inclusive). */
+  open(sha256: string, range?: { start: number; end: number }): fs.ReadStream {
+    return fs.createReadStream(this.pathOf(sha256), range)
+  }
+
+  async readText(sha256: string): Promise<string> {
+    return fs.promises.readFile(this.pathOf(sha256), 'utf8')
+  }
+
+  /**
+   * Frees blobs no referrer names. Blobs touched within `graceMs` are spared: their metadata rows
+   * may be about to commit. Returns the number freed.
+   */
+  async collectGarbage(graceMs = 60 * 60 * 1000): Promise<number> {
+    const cutoff = Date.now() - graceMs
+    let query = this.db.selectFrom('blobs').select('blobs.sha256').where('blobs.touched_at', '<', cutoff)
+    for (const ref of blobReferrers) {
+      query = query.where(({ not, exists, selectFrom }) =>
+        not(
+          // biome-ignore lint/suspicious/noExplicitAny: referrers are registered by table name at run time
+          exists((selectFrom as any)(ref.table).select(ref.column).whereRef(`${ref.table}.${ref.column}`, '=', 'blobs.sha256')),
+        ),
+      )
+    }
+    const orphans = await query.execute()
+    let freed = 0
+    for (const { sha256 } of orphans) {
+      // Delete the row only if still unreferenced and untouched, then the file.
+      const deleted = await this.db
+        .deleteFrom('blobs')
+        .where('sha256', '=', sha256)
+        .where('touched_at', '<', cutoff)
+        .executeTakeFirst()
+      if (Number(deleted.numDeletedRows) === 0) continue
+      await fs.promises.rm(this.pathOf(sha256), { force: true })
+      freed++
+    }
+    // Temp files older than a day belong to uploads that died.
+    for (const name of await fs.promises.readdir(this.tmp)) {
+      const file = path.join(this.tmp, name)
+      const stat = await fs.promises.stat(file).catch(() => undefined)
+      if (stat && stat.mtimeMs < Date.now() - 24 * 60 * 60 * 1000) await fs.promises.rm(file, { force: true })
+    }
+    return freed
+  }
+}

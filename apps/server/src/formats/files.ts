@@ -1,0 +1,158 @@
+import { Readable } from 'node:stream'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import mime from 'mime-types'
+import type { Expected } from '../core/blobStore.js'
+import { HttpError } from '../core/errors.js'
+import type { FileRow } from '../modules/repositories/artifacts.js'
+import type { Repository } from '../modules/repositories/service.js'
+import { authorize } from './http.js'
+import type { FormatContext } from './types.js'
+
+/** Checksums a client declares in the widespread headers (X-Checksum-Sha1, -Sha256, -Md5). */
+export function declaredChecksums(request: FastifyRequest): Expected {
+  const h = (name: string) => {
+    const v = request.headers[name]
+    return typeof v === 'string' && v.trim() ? v.trim().toLowerCase() : undefined
+  }
+  const expected: Expected = {}
+  const sha1 = h('x-checksum-sha1')
+  const sha256 = h('x-checksum-sha256')
+  const md5 = h('x-checksum-md5')
+  if (sha1) expected.sha1 = sha1
+  if (sha256) expected.sha256 = sha256
+  if (md5) expected.md5 = md5
+  const length = request.headers['content-length']
+  if (typeof length === 'string' && /^\d+$/.test(length)) expected.size = Number(length)
+  return expected
+}
+
+export function mimeOf(path: string): string {
+  return mime.lookup(path) || 'application/octet-stream'
+}
+
+/** Splits `path;a=1;b=2,3` (matrix parameters) into the path and its properties. */
+export function matrixParams(raw: string): { path: string; properties: Record<string, string[]> } {
+  const [path = '', ...params] = raw.split(';')
+  const properties: Record<string, string[]> = {}
+  for (const p of params) {
+    const eq = p.indexOf('=')
+    const name = (eq < 0 ? p : p.slice(0, eq)).trim()
+    if (!name) continue
+    properties[name] = eq < 0 ? [''] : p.slice(eq + 1).split(',')
+  }
+  return { path, properties }
+}
+
+/** The local repository a deploy to `repo` lands in (a virtual's default deployment repository). */
+export async function deployTarget(fctx: FormatContext, repo: Repository): Promise<Repository> {
+  if (repo.rclass === 'local') return repo
+  if (repo.rclass === 'virtual' && repo.defaultDeploymentRepo) {
+    const target = await fctx.repos.get(repo.defaultDeploymentRepo)
+    if (target) return target
+  }
+  throw new HttpError(405, `${repo.key} is a ${repo.rclass} repository without a deployment target: deploy to a local one`)
+}
+
+function upstreamHeaders(repo: Repository): Record<string, string> {
+  const headers: Record<string, string> = {}
+  if (repo.username && repo.password) {
+    headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
+  } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
+  return headers
+}
+
+/**
+ * A file by path in a repository: a local's own; a remote's cached copy, fetched from its upstream
+ * on a miss (metadata-like paths are fetched again after the metadata cache lifetime); a virtual's
+ * first member that has it.
+ */
+export async function resolveFile(
+  fctx: FormatContext,
+  repo: Repository,
+  path: string,
+  options: { isMetadata?: (path: string) => boolean } = {},
+): Promise<FileRow | undefined> {
+  if (repo.rclass === 'local') return fctx.artifacts.findFile(repo.key, path)
+  if (repo.rclass === 'virtual') {
+    for (const key of repo.members) {
+      const member = await fctx.repos.get(key)
+      const found = member ? await resolveFile(fctx, member, path, options) : undefined
+      if (found) return found
+    }
+    return undefined
+  }
+  const cached = await fctx.artifacts.findFile(repo.key, path)
+  const fresh =
+    cached && (!options.isMetadata?.(path) || Date.now() - cached.modified_at < repo.metadataCacheSecs * 1000 || repo.offline)
+  if (cached && fresh) return cached
+  if (repo.offline) return cached
+  const missed = await fctx.db.kysely
+    .selectFrom('remote_cache')
+    .select('fetched_at')
+    .where('repo_key', '=', repo.key)
+    .where('path', '=', path)
+    .where('status', '=', 404)
+    .executeTakeFirst()
+  if (missed && Date.now() - missed.fetched_at < repo.missedCacheSecs * 1000) return cached
+  let response: Response
+  try {
+    response = await fetch(`${repo.url}/${path.split('/').map(encodeURIComponent).join('/')}`, {
+      headers: upstreamHeaders(repo),
+      signal: AbortSignal.timeout(300_000),
+    })
+  } catch {
+    return cached
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel()
+    if (response.status === 404 || response.status === 410) {
+      const fetched_at = Date.now()
+      await fctx.db.kysely
+        .insertInto('remote_cache')
+        .values({ repo_key: repo.key, path, sha256: null, status: 404, content_type: null, fetched_at })
+        .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ status: 404, sha256: null, fetched_at }))
+        .execute()
+      return undefined
+    }
+    if (cached) return cached
+    throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status} for ${path}`)
+  }
+  const expected: Expected = {}
+  const sha1 = response.headers.get('x-checksum-sha1')
+  if (sha1 && /^[0-9a-f]{40}$/i.test(sha1)) expected.sha1 = sha1
+  const blob = await fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), expected)
+  await fctx.db.kysely.transaction().execute(async (tx) => {
+    await fctx.artifacts.putFile(tx, repo.key, { path, blob, mimeType: mimeOf(path) })
+    await tx.deleteFrom('remote_cache').where('repo_key', '=', repo.key).where('path', '=', path).execute()
+  })
+  return fctx.artifacts.findFile(repo.key, path)
+}
+
+/** Sends a folder listing when the path names one (files under it exist), else 404. */
+export async function sendListingOr404(fctx: FormatContext, reply: FastifyReply, repo: Repository, path: string) {
+  const under = await fctx.artifacts.listFiles(repo.key, path.replace(/\/+$/, ''))
+  if (under.length === 0) throw new HttpError(404, `${path} not found in ${repo.key}`)
+  const prefix = path.replace(/\/+$/, '')
+  const children = new Map<string, boolean>()
+  for (const f of under) {
+    const rest = prefix ? f.path.slice(prefix.length + 1) : f.path
+    const [first, ...more] = rest.split('/')
+    if (first) children.set(first, children.get(first) === true || more.length > 0)
+  }
+  return reply.send({
+    repo: repo.key,
+    path: `/${prefix}`,
+    children: [...children.entries()].map(([name, folder]) => ({ uri: `/${name}`, folder })),
+  })
+}
+
+/** Authorizes an overwrite: replacing a stored file needs the delete permission. */
+export async function authorizeOverwrite(fctx: FormatContext, request: FastifyRequest, repo: Repository, path: string) {
+  const existing = await fctx.artifacts.findFile(repo.key, path)
+  if (existing && !(await fctx.authz.canOnRepo(await fctx.principal(request), 'delete', repo.key))) {
+    throw new HttpError(409, `${path} already exists in ${repo.key}; replacing it needs the delete permission`)
+  }
+  return existing
+}
+
+export { authorize }

@@ -1,0 +1,141 @@
+import type { Readable } from 'node:stream'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { HttpError } from '../../core/errors.js'
+import type { FileRow } from '../../modules/repositories/artifacts.js'
+import {
+  authorize,
+  authorizeOverwrite,
+  declaredChecksums,
+  deployTarget,
+  matrixParams,
+  mimeOf,
+  resolveFile,
+  sendListingOr404,
+} from '../files.js'
+import { rawBodies } from '../http.js'
+import type { Format, FormatContext, PathHandler } from '../types.js'
+
+/** `PUT/GET/HEAD/DELETE /artifactory/<repo>/<any path>[;prop=value…]` for generic repositories. */
+const genericPaths =
+  (fctx: FormatContext): PathHandler =>
+  async (request, reply, repo, rawPath) => {
+    const { path, properties } = matrixParams(rawPath)
+    if (!path || path.endsWith('/')) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw new HttpError(400, 'path: a file path is required')
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      await authorize(fctx, request, 'read', repo.key)
+      const file = path ? await resolveFile(fctx, repo, path) : undefined
+      if (!file) return sendListingOr404(fctx, reply, repo, path)
+      return fctx.artifacts.sendFile(request, reply, file)
+    }
+    const target = await deployTarget(fctx, repo)
+    if (request.method === 'PUT') {
+      const principal = await authorize(fctx, request, 'deploy', target.key)
+      await authorizeOverwrite(fctx, request, target, path)
+      const body = (request.body as Readable | undefined) ?? Buffer.alloc(0)
+      const blob = await fctx.blobs.put(body, declaredChecksums(request))
+      await fctx.db.kysely.transaction().execute(async (tx) => {
+        const id = await fctx.artifacts.putFile(
+          tx,
+          target.key,
+          { path, blob, mimeType: mimeOf(path) },
+          { createdBy: principal?.name },
+        )
+        await fctx.artifacts.setProperties(tx, id, properties)
+      })
+      const file = (await fctx.artifacts.findFile(target.key, path)) as FileRow
+      return reply.code(201).send(fileInfo(fctx.baseUrl(request), target.key, file))
+    }
+    if (request.method === 'DELETE') {
+      await authorize(fctx, request, 'delete', target.key)
+      const removed = await fctx.db.kysely.transaction().execute(async (tx) => {
+        if (await fctx.artifacts.deleteFile(target.key, path, tx)) return 1
+        const res = await tx
+          .deleteFrom('files')
+          .where('repo_key', '=', target.key)
+          .where('path', 'like', `${path.replace(/\/+$/, '').replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+          .executeTakeFirst()
+        return Number(res.numDeletedRows)
+      })
+      if (removed === 0) throw new HttpError(404, `${path} not found in ${target.key}`)
+      return reply.code(204).send()
+    }
+    throw new HttpError(405, `${request.method} is not supported here`)
+  }
+
+/** The storage API's answer about one file (`GET /api/storage/<repo>/<path>`, and a deploy's answer). */
+export function fileInfo(baseUrl: string, repoKey: string, file: FileRow) {
+  return {
+    repo: repoKey,
+    path: `/${file.path}`,
+    created: new Date(file.created_at).toISOString(),
+    createdBy: file.created_by ?? undefined,
+    lastModified: new Date(file.modified_at).toISOString(),
+    downloadUri: `${baseUrl}/artifactory/${repoKey}/${file.path}`,
+    mimeType: file.mime_type,
+    size: String(file.size),
+    checksums: { sha1: file.sha1, md5: file.md5, sha256: file.sha256 },
+    originalChecksums: { sha1: file.sha1, md5: file.md5, sha256: file.sha256 },
+    uri: `${baseUrl}/api/storage/${repoKey}/${file.path}`,
+  }
+}
+
+/** `/api/storage/<repo>/<path>`: file info, and `?properties` to read, set (PUT) or delete them. */
+const storageRoutes =
+  (fctx: FormatContext): FastifyPluginAsync =>
+  async (app) => {
+    rawBodies(app)
+    const parse = (request: FastifyRequest) => {
+      const { repo, '*': rest } = request.params as { repo: string; '*': string }
+      const query = request.query as Record<string, string | undefined>
+      return { key: repo, path: decodeURIComponent(rest).replace(/^\/+|\/+$/g, ''), query }
+    }
+    const fileOf = async (key: string, path: string) => {
+      const repo = await fctx.repos.get(key)
+      if (!repo) throw new HttpError(404, `Repository ${key} does not exist`)
+      return { repo, file: await fctx.artifacts.findFile(repo.key, path) }
+    }
+    for (const prefix of ['/api/storage', '/artifactory/api/storage']) {
+      app.get(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+        const { key, path, query } = parse(request)
+        await authorize(fctx, request, 'read', key)
+        const { file } = await fileOf(key, path)
+        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
+        if (query.properties !== undefined) {
+          const all = await fctx.artifacts.properties(file.id)
+          const names = query.properties ? query.properties.split(',') : Object.keys(all)
+          const selected = Object.fromEntries(names.filter((n) => all[n]).map((n) => [n, all[n]]))
+          if (Object.keys(selected).length === 0) throw new HttpError(404, `No properties on ${path}`)
+          return reply.send({ properties: selected, uri: `${fctx.baseUrl(request)}/api/storage/${key}/${path}` })
+        }
+        return reply.send(fileInfo(fctx.baseUrl(request), key, file))
+      })
+      app.put(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+        const { key, path, query } = parse(request)
+        await authorize(fctx, request, 'annotate', key)
+        if (!query.properties) throw new HttpError(400, 'properties: required, as name=value;name=v1,v2')
+        const { file } = await fileOf(key, path)
+        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
+        const { properties } = matrixParams(`x;${query.properties}`)
+        const current = await fctx.artifacts.properties(file.id)
+        await fctx.db.kysely
+          .transaction()
+          .execute((tx) => fctx.artifacts.setProperties(tx, file.id, { ...current, ...properties }))
+        return reply.code(204).send()
+      })
+      app.delete(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+        const { key, path, query } = parse(request)
+        await authorize(fctx, request, 'annotate', key)
+        if (!query.properties) throw new HttpError(400, 'properties: required, as name1,name2')
+        const { file } = await fileOf(key, path)
+        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
+        const current = await fctx.artifacts.properties(file.id)
+        for (const name of query.properties.split(',')) delete current[name]
+        await fctx.db.kysely.transaction().execute((tx) => fctx.artifacts.setProperties(tx, file.id, current))
+        return reply.code(204).send()
+      })
+    }
+  }
+
+export const genericFormat: Format = { type: 'generic', paths: genericPaths, routes: storageRoutes }

@@ -1,0 +1,394 @@
+import crypto from 'node:crypto'
+import { Readable } from 'node:stream'
+import { HttpError } from '../../core/errors.js'
+import type { FileRow } from '../../modules/repositories/artifacts.js'
+import type { Repository } from '../../modules/repositories/service.js'
+import { readTarGz } from '../archive.js'
+import type { FormatContext } from '../types.js'
+import {
+  declaredLicenses,
+  dependenciesOf,
+  keywordsOf,
+  type Manifest,
+  tarballName,
+  tarballPath,
+  validPackageName,
+} from './metadata.js'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** What a packument answer needs besides its JSON: where its tarball links point. */
+export interface PackumentSource {
+  packument: Manifest
+  /** The repository whose files these are (for a virtual: the member that answered). */
+  repoKey: string
+}
+
+/**
+ * How long a node serves a packument it built without building it again. A change made on this
+ * node drops it at once; one made on another node of a cluster shows within this time.
+ */
+const PACKUMENT_CACHE_MS = 2000
+
+interface CachedPackument {
+  at: number
+  packument: Promise<Manifest | undefined>
+  /** Serialized answers by base URL and form (full or abbreviated). */
+  bodies: Map<string, Buffer>
+}
+
+/** The npm registry logic over Trove's repositories: packuments, publish, tarballs, remote caching. */
+export class NpmRegistry {
+  private readonly cache = new Map<string, CachedPackument>()
+
+  constructor(private readonly fctx: FormatContext) {}
+
+  /** The packument of a repository, from the node's short-lived cache when it can. */
+  cached(repo: Repository, name: string): CachedPackument {
+    const key = `${repo.key}\0${name}`
+    const now = Date.now()
+    const hit = this.cache.get(key)
+    if (hit && now - hit.at < PACKUMENT_CACHE_MS) return hit
+    if (this.cache.size > 5_000) this.cache.clear()
+    const entry: CachedPackument = { at: now, packument: this.packument(repo, name), bodies: new Map() }
+    entry.packument.catch(() => this.cache.delete(key))
+    this.cache.set(key, entry)
+    return entry
+  }
+
+  /** Drops every cached packument of a package (in every repository: virtual ones include it). */
+  invalidate(name: string): void {
+    const suffix = `\0${name}`
+    for (const key of this.cache.keys()) if (key.endsWith(suffix)) this.cache.delete(key)
+  }
+
+  private get db() {
+    return this.fctx.db.kysely
+  }
+
+  /** The packument of a local repository, from the database, or undefined. */
+  async localPackument(repo: Repository, name: string): Promise<Manifest | undefined> {
+    const pkg = await this.db
+      .selectFrom('packages')
+      .select(['id', 'description'])
+      .where('package_type', '=', 'npm')
+      .where('name', '=', name)
+      .executeTakeFirst()
+    if (!pkg) return undefined
+    const rows = await this.db
+      .selectFrom('package_versions')
+      .select(['version', 'metadata', 'deprecated', 'created_at', 'modified_at', 'readme', 'description'])
+      .where('package_id', '=', pkg.id)
+      .where('repo_key', '=', repo.key)
+      .orderBy('created_at')
+      .execute()
+    if (rows.length === 0) return undefined
+    const tags = await this.db
+      .selectFrom('dist_tags')
+      .select(['tag', 'version'])
+      .where('package_id', '=', pkg.id)
+      .where('repo_key', '=', repo.key)
+      .execute()
+    const versions: Manifest = {}
+    const time: Manifest = {}
+    let created = Number.POSITIVE_INFINITY
+    let modified = 0
+    for (const r of rows) {
+      const manifest = JSON.parse(r.metadata) as Manifest
+      if (r.deprecated) manifest.deprecated = r.deprecated
+      else delete manifest.deprecated
+      versions[r.version] = manifest
+      time[r.version] = iso(r.created_at)
+      created = Math.min(created, r.created_at)
+      modified = Math.max(modified, r.modified_at)
+    }
+    const distTags: Record<string, string> = {}
+    for (const t of tags) if (versions[t.version]) distTags[t.tag] = t.version
+    const latest = distTags.latest ?? rows[rows.length - 1]?.version
+    if (latest && !distTags.latest) distTags.latest = latest
+    const latestRow = rows.find((r) => r.version === latest)
+    return {
+      _id: name,
+      _rev: `${rows.length}-${crypto.createHash('md5').update(`${modified}:${rows.length}`).digest('hex')}`,
+      name,
+      description: latestRow?.description ?? pkg.description,
+      'dist-tags': distTags,
+      versions,
+      time: { created: iso(created), modified: iso(modified), ...time },
+      readme: latestRow?.readme ?? '',
+    }
+  }
+
+  private upstreamHeaders(repo: Repository, accept = 'application/json'): Record<string, string> {
+    const headers: Record<string, string> = { accept, 'user-agent': `Trove/${this.fctx.build.version}` }
+    if (repo.username && repo.password) {
+      headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
+    } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
+    return headers
+  }
+
+  private upstreamUrl(repo: Repository, name: string): string {
+    return `${repo.url}/${name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name)}`
+  }
+
+  /**
+   * The upstream packument of a remote repository, from the cache while it is fresh (or always
+   * when offline), else fetched again; a stale copy answers when the upstream cannot.
+   */
+  async remotePackument(repo: Repository, name: string): Promise<Manifest | undefined> {
+    const cached = await this.db
+      .selectFrom('remote_cache')
+      .selectAll()
+      .where('repo_key', '=', repo.key)
+      .where('path', '=', name)
+      .executeTakeFirst()
+    const now = Date.now()
+    const read = async () =>
+      cached?.sha256 ? (JSON.parse(await this.fctx.blobs.readText(cached.sha256)) as Manifest) : undefined
+    if (cached) {
+      const lifetime = (cached.status === 200 ? repo.metadataCacheSecs : repo.missedCacheSecs) * 1000
+      if (repo.offline || now - cached.fetched_at < lifetime) return cached.status === 200 ? read() : undefined
+    } else if (repo.offline) return undefined
+    let response: Response
+    try {
+      response = await fetch(this.upstreamUrl(repo, name), {
+        headers: this.upstreamHeaders(repo),
+        signal: AbortSignal.timeout(30_000),
+      })
+    } catch {
+      return cached?.status === 200 ? read() : undefined
+    }
+    if (response.status === 404 || response.status === 410) {
+      await response.body?.cancel()
+      await this.cacheRow(repo.key, name, null, 404)
+      return undefined
+    }
+    if (!response.ok) {
+      await response.body?.cancel()
+      if (cached?.status === 200) return read()
+      throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status}`)
+    }
+    const text = await response.text()
+    let packument: Manifest
+    try {
+      packument = JSON.parse(text) as Manifest
+    } catch {
+      throw new HttpError(502, `The upstream of ${repo.key} sent a packument that is not JSON`)
+    }
+    const blob = await this.fctx.blobs.put(text)
+    await this.cacheRow(repo.key, name, blob.sha256, 200)
+    return packument
+  }
+
+  private async cacheRow(repoKey: string, path: string, sha256: string | null, status: number) {
+    const fetched_at = Date.now()
+    await this.db
+      .insertInto('remote_cache')
+      .values({ repo_key: repoKey, path, sha256, status, content_type: 'application/json', fetched_at })
+      .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ sha256, status, fetched_at }))
+      .execute()
+  }
+
+  /** The packument a repository answers (virtual: its members merged, the first that has a version wins). */
+  async packument(repo: Repository, name: string): Promise<Manifest | undefined> {
+    if (repo.rclass === 'local') return this.localPackument(repo, name)
+    if (repo.rclass === 'remote') return this.remotePackument(repo, name)
+    let merged: Manifest | undefined
+    for (const key of repo.members) {
+      const member = await this.fctx.repos.get(key)
+      if (!member) continue
+      const p = await this.packument(member, name)
+      if (!p) continue
+      if (!merged) {
+        merged = { ...p, versions: { ...p.versions }, 'dist-tags': { ...p['dist-tags'] }, time: { ...p.time } }
+        continue
+      }
+      for (const [v, m] of Object.entries(p.versions ?? {})) if (!merged.versions[v]) merged.versions[v] = m
+      for (const [t, v] of Object.entries(p['dist-tags'] ?? {})) if (!merged['dist-tags'][t]) merged['dist-tags'][t] = v
+      for (const [k, v] of Object.entries(p.time ?? {})) if (!merged.time[k]) merged.time[k] = v
+    }
+    return merged
+  }
+
+  /** Points every tarball link of a packument at this repository. */
+  rewriteTarballs(packument: Manifest, repoUrl: string): Manifest {
+    const versions: Manifest = {}
+    for (const [v, m] of Object.entries(packument.versions ?? {}) as [string, Manifest][]) {
+      const file = tarballName(packument.name ?? m.name, v)
+      versions[v] = { ...m, dist: { ...m.dist, tarball: `${repoUrl}/${packument.name ?? m.name}/-/${file}` } }
+    }
+    return { ...packument, versions }
+  }
+
+  /** The stored file of a tarball in a repository, fetching it from the upstream of a remote (or a virtual's members). */
+  async tarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
+    const path = `${name}/-/${file}`
+    if (repo.rclass === 'local') return this.fctx.artifacts.findFile(repo.key, path)
+    if (repo.rclass === 'remote') {
+      const cached = await this.fctx.artifacts.findFile(repo.key, path)
+      if (cached) return cached
+      return this.fetchTarball(repo, name, file)
+    }
+    for (const key of repo.members) {
+      const member = await this.fctx.repos.get(key)
+      if (!member) continue
+      const found = await this.tarball(member, name, file)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  private async fetchTarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
+    if (repo.offline) return undefined
+    const packument = await this.remotePackument(repo, name)
+    const entry = Object.entries(packument?.versions ?? {}).find(
+      ([v, m]) => tarballName(name, v) === file || String((m as Manifest).dist?.tarball ?? '').endsWith(`/${file}`),
+    ) as [string, Manifest] | undefined
+    if (!entry) return undefined
+    const [version, manifest] = entry
+    const upstream = String(manifest.dist?.tarball ?? `${this.upstreamUrl(repo, name)}/-/${file}`)
+    const response = await fetch(upstream, { headers: this.upstreamHeaders(repo, '*/*'), signal: AbortSignal.timeout(300_000) })
+    if (!response.ok || !response.body) {
+      await response.body?.cancel()
+      if (response.status === 404) return undefined
+      throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status} for ${file}`)
+    }
+    const blob = await this.fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), {
+      sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
+    })
+    await this.fctx.artifacts
+      .recordVersion({
+        repoKey: repo.key,
+        packageType: 'npm',
+        name,
+        version,
+        description: typeof manifest.description === 'string' ? manifest.description : '',
+        readme: packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' ? packument.readme : null,
+        licenses: declaredLicenses(manifest),
+        tags: keywordsOf(manifest),
+        dependencies: dependenciesOf(manifest),
+        metadata: manifest,
+        latest: packument?.['dist-tags']?.latest === version,
+        createdAt: packument?.time?.[version] ? Date.parse(packument.time[version]) || undefined : undefined,
+        files: [{ path: `${name}/-/${file}`, blob, mimeType: 'application/gzip', lead: true }],
+      })
+      .catch((error) => {
+        // Another request cached it first.
+        if (!(error instanceof HttpError && error.status === 409)) throw error
+      })
+    return this.fctx.artifacts.findFile(repo.key, `${name}/-/${file}`)
+  }
+
+  /** The local repository a publish lands in: the repository itself, or a virtual's default deployment repository. */
+  async deployTarget(repo: Repository): Promise<Repository> {
+    if (repo.rclass === 'local') return repo
+    if (repo.rclass === 'virtual' && repo.defaultDeploymentRepo) {
+      const target = await this.fctx.repos.get(repo.defaultDeploymentRepo)
+      if (target) return target
+    }
+    throw new HttpError(405, `${repo.key} is a ${repo.rclass} repository without a deployment target: publish to a local one`)
+  }
+
+  /**
+   * `npm publish`: each attachment is checked against the checksums its manifest declares, read
+   * safely for its package.json and readme, stored, then recorded with its dist-tags in one go.
+   */
+  async publish(repo: Repository, name: string, body: Manifest, user: string | null): Promise<void> {
+    if (!validPackageName(name)) throw new HttpError(400, `name: ${JSON.stringify(name)} is not a valid npm package name`)
+    if (body.name !== undefined && body.name !== name) throw new HttpError(400, 'name: does not match the package in the URL')
+    const attachments = Object.entries(body._attachments ?? {}) as [string, Manifest][]
+    const versions = Object.entries(body.versions ?? {}) as [string, Manifest][]
+    if (attachments.length !== 1 || versions.length !== 1) {
+      throw new HttpError(400, '_attachments: a publish carries exactly one version and its tarball')
+    }
+    const [[version, manifest]] = versions as [[string, Manifest]]
+    const [[fileName, attachment]] = attachments as [[string, Manifest]]
+    if (manifest.version !== version || manifest.name !== name)
+      throw new HttpError(400, 'versions: the manifest names another package or version')
+    if (fileName !== tarballName(name, version) && fileName !== `${name}-${version}.tgz`) {
+      throw new HttpError(400, `_attachments: expected ${tarballName(name, version)}`)
+    }
+    if (await this.fctx.artifacts.findVersion(repo.key, 'npm', name, version)) {
+      throw new HttpError(409, `Cannot publish over the previously published version ${version} of ${name}`)
+    }
+    if (typeof attachment.data !== 'string') throw new HttpError(400, '_attachments: data missing')
+    const data = Buffer.from(attachment.data, 'base64')
+    if (typeof attachment.length === 'number' && attachment.length !== data.length) {
+      throw new HttpError(
+        400,
+        `Checksum mismatch: _attachments.length says ${attachment.length} bytes, the data has ${data.length}`,
+      )
+    }
+    const integrity = typeof manifest.dist?.integrity === 'string' ? manifest.dist.integrity : undefined
+    if (integrity) {
+      for (const part of integrity.split(/\s+/)) {
+        const [alg, digest] = part.split('-', 2)
+        if (!alg || !digest || !['sha512', 'sha384', 'sha256', 'sha1'].includes(alg)) continue
+        const actual = crypto.createHash(alg).update(data).digest('base64')
+        if (actual !== digest)
+          throw new HttpError(400, `Checksum mismatch: dist.integrity says ${part}, the tarball's is ${alg}-${actual}`)
+      }
+    }
+    const entries = await readTarGz(data, {
+      want: (n) => /^[^/]+\/package\.json$/.test(n) || /^[^/]+\/readme(\.(md|markdown|txt))?$/i.test(n),
+      maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
+    })
+    const pkgJsonEntry = [...entries.entries()].find(([n]) => n.endsWith('/package.json'))
+    if (!pkgJsonEntry) throw new HttpError(400, 'Refused archive: the tarball has no package.json')
+    let inner: Manifest
+    try {
+      inner = JSON.parse(pkgJsonEntry[1].toString('utf8')) as Manifest
+    } catch {
+      throw new HttpError(400, 'Refused archive: its package.json is not JSON')
+    }
+    if (inner.name !== name || inner.version !== version) {
+      throw new HttpError(400, `The tarball's package.json is ${inner.name}@${inner.version}, not ${name}@${version}`)
+    }
+    const readmeEntry = [...entries.entries()].find(([n]) => /\/readme/i.test(n))
+    const readme =
+      typeof manifest.readme === 'string' && manifest.readme ? manifest.readme : (readmeEntry?.[1].toString('utf8') ?? null)
+    const blob = await this.fctx.blobs.put(data, {
+      sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
+    })
+    const stored: Manifest = { ...manifest, dist: { ...manifest.dist, shasum: blob.sha1 } }
+    delete stored.readme
+    delete stored.dist.tarball
+    stored._id = `${name}@${version}`
+    const distTags = (body['dist-tags'] ?? { latest: version }) as Record<string, string>
+    const { packageId } = await this.fctx.artifacts.recordVersion({
+      repoKey: repo.key,
+      packageType: 'npm',
+      name,
+      version,
+      description: typeof manifest.description === 'string' ? manifest.description : '',
+      readme,
+      licenses: declaredLicenses(manifest),
+      tags: keywordsOf(manifest),
+      dependencies: dependenciesOf(manifest),
+      metadata: stored,
+      createdBy: user,
+      latest: distTags.latest === version,
+      files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
+    })
+    for (const [tag, v] of Object.entries(distTags)) if (typeof v === 'string') await this.setDistTag(packageId, repo.key, tag, v)
+    this.invalidate(name)
+  }
+
+  async setDistTag(packageId: number, repoKey: string, tag: string, version: string): Promise<void> {
+    await this.db
+      .insertInto('dist_tags')
+      .values({ package_id: packageId, repo_key: repoKey, tag, version })
+      .onConflict((oc) => oc.columns(['package_id', 'repo_key', 'tag']).doUpdateSet({ version }))
+      .execute()
+  }
+
+  async packageRowId(name: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('packages')
+      .select('id')
+      .where('package_type', '=', 'npm')
+      .where('name', '=', name)
+      .executeTakeFirst()
+    return row?.id
+  }
+}

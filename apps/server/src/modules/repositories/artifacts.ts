@@ -1,0 +1,425 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Kysely, Selectable } from 'kysely'
+import semver from 'semver'
+import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
+import { conflict } from '../../core/errors.js'
+import type { Database, FilesTable } from '../../core/schema.js'
+import type { Tx } from './repo.js'
+
+export type FileRow = Selectable<FilesTable>
+
+export interface NewFile {
+  path: string
+  /** The file name shown in the console; defaults to the last path segment. */
+  name?: string
+  blob: BlobInfo
+  mimeType: string
+  lead?: boolean
+}
+
+export interface Dependency {
+  name: string
+  range: string
+  /** runtime, dev, peer, optional, test, provided … as the format names them */
+  scope: string
+}
+
+/** A version a client published (or a remote repository cached), with what the console shows of it. */
+export interface NewVersion {
+  repoKey: string
+  packageType: string
+  /** The package's name as its clients write it (`@scope/name`, `group:artifact`, …). */
+  name: string
+  version: string
+  description?: string
+  readme?: string | null
+  licenses?: string[]
+  /** Keywords: the package's tags in the console. */
+  tags?: string[]
+  dependencies?: Dependency[]
+  /** What the format needs to answer its clients about this version (JSON-serialisable). */
+  metadata?: unknown
+  createdBy?: string | null
+  files: NewFile[]
+  /** Set it when the format knows (npm's latest dist-tag); otherwise the highest version wins. */
+  latest?: boolean
+  /** Replace an existing version in this repository instead of answering 409. */
+  overwrite?: boolean
+  /** When the version was made (remote caches keep the upstream's time). */
+  createdAt?: number
+}
+
+/** The package id the console uses: `<type>://<name>`. */
+export const packageId = (type: string, name: string) => `${type}://${name}`
+
+function newer(candidate: string, current: string | null): boolean {
+  if (!current) return true
+  const a = semver.valid(candidate) ?? semver.valid(semver.coerce(candidate))
+  const b = semver.valid(current) ?? semver.valid(semver.coerce(current))
+  if (a && b && a !== b) return semver.gt(a, b)
+  return candidate > current
+}
+
+/**
+ * The shared services every format uses: files by repository path, packages / versions / files
+ * recorded in one transaction after their blobs are in place, download counts.
+ */
+export class ArtifactService {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly blobs: BlobStore,
+  ) {}
+
+  async findFile(repoKey: string, path: string, db: Tx = this.db): Promise<FileRow | undefined> {
+    return db.selectFrom('files').selectAll().where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
+  }
+
+  /** Files under a folder of a repository (prefix without the trailing slash; '' for all). */
+  async listFiles(repoKey: string, prefix: string): Promise<FileRow[]> {
+    let q = this.db.selectFrom('files').selectAll().where('repo_key', '=', repoKey)
+    if (prefix) q = q.where('path', 'like', `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+    return q.orderBy('path').execute()
+  }
+
+  /** Writes (or replaces) the row of one file; the blob must already be stored. */
+  async putFile(
+    tx: Tx,
+    repoKey: string,
+    file: NewFile,
+    extra: { versionId?: number | null; createdBy?: string | null } = {},
+  ): Promise<number> {
+    const now = Date.now()
+    const values = {
+      name: file.name ?? file.path.split('/').pop() ?? file.path,
+      version_id: extra.versionId ?? null,
+      lead: file.lead ? 1 : 0,
+      size: file.blob.size,
+      md5: file.blob.md5,
+      sha1: file.blob.sha1,
+      sha256: file.blob.sha256,
+      mime_type: file.mimeType,
+      modified_at: now,
+    }
+    const existing = await this.findFile(repoKey, file.path, tx)
+    if (existing) {
+      await tx.updateTable('files').set(values).where('id', '=', existing.id).execute()
+      await tx.deleteFrom('file_properties').where('file_id', '=', existing.id).execute()
+      return existing.id
+    }
+    const row = await tx
+      .insertInto('files')
+      .values({ ...values, repo_key: repoKey, path: file.path, created_by: extra.createdBy ?? null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  async setProperties(tx: Tx, fileId: number, properties: Record<string, string[]>): Promise<void> {
+    await tx.deleteFrom('file_properties').where('file_id', '=', fileId).execute()
+    const rows = Object.entries(properties).flatMap(([name, values]) => values.map((value) => ({ file_id: fileId, name, value })))
+    if (rows.length > 0) await tx.insertInto('file_properties').values(rows).execute()
+  }
+
+  async properties(fileId: number): Promise<Record<string, string[]>> {
+    const rows = await this.db.selectFrom('file_properties').select(['name', 'value']).where('file_id', '=', fileId).execute()
+    const out: Record<string, string[]> = {}
+    for (const r of rows) out[r.name] = [...(out[r.name] ?? []), r.value]
+    return out
+  }
+
+  /** Deletes one file's row; the blob goes with the GC once nothing else names it. */
+  async deleteFile(repoKey: string, path: string, db: Tx = this.db): Promise<boolean> {
+    const res = await db.deleteFrom('files').where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
+    return Number(res.numDeletedRows) > 0
+  }
+
+  /** The package row of (type, name), made if missing. */
+  async ensurePackage(tx: Tx, type: string, name: string, now = Date.now()): Promise<number> {
+    const found = await tx
+      .selectFrom('packages')
+      .select('id')
+      .where('package_type', '=', type)
+      .where('name', '=', name)
+      .executeTakeFirst()
+    if (found) return found.id
+    const row = await tx
+      .insertInto('packages')
+      .values({ package_type: type, name, lowercase_name: name.toLowerCase(), created_at: now, modified_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  async findVersion(repoKey: string, type: string, name: string, version: string, db: Tx = this.db) {
+    return db
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .selectAll('v')
+      .where('p.package_type', '=', type)
+      .where('p.name', '=', name)
+      .where('v.repo_key', '=', repoKey)
+      .where('v.version', '=', version)
+      .executeTakeFirst()
+  }
+
+  /** Versions of a package in some repositories (all of them when `repoKeys` is undefined). */
+  async listVersions(type: string, name: string, repoKeys?: string[]) {
+    let q = this.db
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .selectAll('v')
+      .where('p.package_type', '=', type)
+      .where('p.name', '=', name)
+    if (repoKeys) q = q.where('v.repo_key', 'in', repoKeys.length > 0 ? repoKeys : [''])
+    return q.orderBy('v.created_at').execute()
+  }
+
+  /**
+   * Records a version with its files, dependencies and tags in one transaction. Call it only after
+   * every file's blob is stored. An existing version in the repository is a 409 unless `overwrite`.
+   */
+  async recordVersion(v: NewVersion): Promise<{ packageId: number; versionId: number }> {
+    return this.db.transaction().execute(async (tx) => {
+      const now = Date.now()
+      const pkgId = await this.ensurePackage(tx, v.packageType, v.name, now)
+      const existing = await tx
+        .selectFrom('package_versions')
+        .select(['id', 'created_at'])
+        .where('package_id', '=', pkgId)
+        .where('repo_key', '=', v.repoKey)
+        .where('version', '=', v.version)
+        .executeTakeFirst()
+      if (existing && !v.overwrite) throw conflict(`${v.name}@${v.version} already exists in ${v.repoKey}`)
+      const row = {
+        description: v.description ?? '',
+        readme: v.readme ?? null,
+        licenses: JSON.stringify(v.licenses ?? []),
+        size: v.files.reduce((sum, f) => sum + f.blob.size, 0),
+        metadata: JSON.stringify(v.metadata ?? {}),
+        modified_at: now,
+      }
+      let versionId: number
+      if (existing) {
+        versionId = existing.id
+        await tx.updateTable('package_versions').set(row).where('id', '=', versionId).execute()
+        await tx.deleteFrom('package_dependencies').where('version_id', '=', versionId).execute()
+        await tx.updateTable('files').set({ version_id: null }).where('version_id', '=', versionId).execute()
+      } else {
+        const inserted = await tx
+          .insertInto('package_versions')
+          .values({
+            ...row,
+            package_id: pkgId,
+            repo_key: v.repoKey,
+            version: v.version,
+            created_by: v.createdBy ?? null,
+            created_at: v.createdAt ?? now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        versionId = inserted.id
+      }
+      for (const file of v.files) await this.putFile(tx, v.repoKey, file, { versionId, createdBy: v.createdBy })
+      const deps = v.dependencies ?? []
+      if (deps.length > 0) {
+        await tx
+          .insertInto('package_dependencies')
+          .values(deps.map((d) => ({ version_id: versionId, name: d.name, range: d.range, scope: d.scope })))
+          .execute()
+      }
+      const pkg = await tx.selectFrom('packages').select(['latest_version']).where('id', '=', pkgId).executeTakeFirstOrThrow()
+      const becomesLatest = v.latest ?? (pkg.latest_version === v.version || newer(v.version, pkg.latest_version))
+      await tx
+        .updateTable('packages')
+        .set({
+          modified_at: now,
+          ...(becomesLatest ? { latest_version: v.version, description: v.description ?? '' } : {}),
+        })
+        .where('id', '=', pkgId)
+        .execute()
+      if (becomesLatest && v.tags) await this.setTags(tx, pkgId, v.tags)
+      return { packageId: pkgId, versionId }
+    })
+  }
+
+  async setTags(tx: Tx, pkgId: number, tags: string[]): Promise<void> {
+    await tx.deleteFrom('package_tags').where('package_id', '=', pkgId).execute()
+    const unique = [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0 && t.length <= 255))]
+    if (unique.length > 0)
+      await tx
+        .insertInto('package_tags')
+        .values(unique.map((tag) => ({ package_id: pkgId, tag })))
+        .execute()
+  }
+
+  /**
+   * Deletes a version of a repository with its files. The package goes when no version is left
+   * anywhere; otherwise its latest version is recomputed. Returns false when there was none.
+   */
+  async deleteVersion(repoKey: string, type: string, name: string, version: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await this.findVersion(repoKey, type, name, version, tx)
+      if (!row) return false
+      await tx.deleteFrom('files').where('version_id', '=', row.id).execute()
+      await tx.deleteFrom('package_versions').where('id', '=', row.id).execute()
+      await this.refreshPackage(tx, row.package_id)
+      return true
+    })
+  }
+
+  /** Recomputes a package's latest version after a deletion; removes it when no version is left. */
+  async refreshPackage(tx: Tx, pkgId: number): Promise<void> {
+    const versions = await tx
+      .selectFrom('package_versions')
+      .select(['version', 'description'])
+      .where('package_id', '=', pkgId)
+      .execute()
+    if (versions.length === 0) {
+      await tx.deleteFrom('packages').where('id', '=', pkgId).execute()
+      return
+    }
+    let latest = versions[0]
+    for (const v of versions) if (latest && newer(v.version, latest.version)) latest = v
+    await tx
+      .updateTable('packages')
+      .set({ latest_version: latest?.version ?? null, modified_at: Date.now() })
+      .where('id', '=', pkgId)
+      .execute()
+  }
+
+  /**
+   * Drops what remote repositories cached and nobody downloaded within their artifact cache
+   * lifetime (`unusedArtifactsCleanupPeriodHours`; 0 keeps everything). Versions left without files
+   * go too; the blobs follow with the next GC. Returns the number of files dropped.
+   */
+  async expireRemoteCaches(now = Date.now()): Promise<number> {
+    const remotes = await this.db
+      .selectFrom('repositories')
+      .select(['key', 'artifact_cache_secs'])
+      .where('rclass', '=', 'remote')
+      .where('artifact_cache_secs', '>', 0)
+      .execute()
+    let dropped = 0
+    for (const remote of remotes) {
+      const cutoff = now - remote.artifact_cache_secs * 1000
+      dropped += await this.db.transaction().execute(async (tx) => {
+        const res = await tx
+          .deleteFrom('files')
+          .where('repo_key', '=', remote.key)
+          .where((eb) => eb(eb.fn.coalesce('last_downloaded_at', 'created_at'), '<', cutoff))
+          .executeTakeFirst()
+        const empty = await tx
+          .selectFrom('package_versions as v')
+          .select(['v.id', 'v.package_id'])
+          .where('v.repo_key', '=', remote.key)
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('files').select('files.id').whereRef('files.version_id', '=', 'v.id'))),
+          )
+          .execute()
+        for (const v of empty) {
+          await tx.deleteFrom('package_versions').where('id', '=', v.id).execute()
+          await this.refreshPackage(tx, v.package_id)
+        }
+        return Number(res.numDeletedRows)
+      })
+    }
+    return dropped
+  }
+
+  private pending = new Map<number, { count: number; versionId: number | null; at: number }>()
+  private flushing: Promise<void> | undefined
+  private flushTimer: NodeJS.Timeout | undefined
+
+  /**
+   * Counts one real download of a file: the file, its version and its package. Counts are gathered
+   * in memory and written together every half second (and on shutdown), so serving a tarball does
+   * not wait for a write transaction; a crash loses at most that half second of counts.
+   */
+  countDownload(file: Pick<FileRow, 'id' | 'version_id'>): void {
+    const entry = this.pending.get(file.id)
+    if (entry) {
+      entry.count++
+      entry.at = Date.now()
+    } else this.pending.set(file.id, { count: 1, versionId: file.version_id, at: Date.now() })
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined
+      void this.flushDownloads()
+    }, 500).unref()
+  }
+
+  /** Writes the gathered download counts in one transaction. */
+  async flushDownloads(): Promise<void> {
+    if (this.flushing) await this.flushing
+    if (this.pending.size === 0) return
+    const batch = this.pending
+    this.pending = new Map()
+    this.flushing = this.db
+      .transaction()
+      .execute(async (tx) => {
+        const perVersion = new Map<number, number>()
+        for (const [fileId, { count, versionId, at }] of batch) {
+          await tx
+            .updateTable('files')
+            .set((eb) => ({ download_count: eb('download_count', '+', count), last_downloaded_at: at }))
+            .where('id', '=', fileId)
+            .execute()
+          if (versionId !== null) perVersion.set(versionId, (perVersion.get(versionId) ?? 0) + count)
+        }
+        for (const [versionId, count] of perVersion) {
+          const v = await tx
+            .updateTable('package_versions')
+            .set((eb) => ({ download_count: eb('download_count', '+', count) }))
+            .where('id', '=', versionId)
+            .returning('package_id')
+            .executeTakeFirst()
+          if (v) {
+            await tx
+              .updateTable('packages')
+              .set((eb) => ({ downloads: eb('downloads', '+', count) }))
+              .where('id', '=', v.package_id)
+              .execute()
+          }
+        }
+      })
+      .catch(() => {
+        // The rows went away meanwhile (a deletion): their counts go with them.
+      })
+      .finally(() => {
+        this.flushing = undefined
+      })
+    await this.flushing
+  }
+
+  /**
+   * Sends a stored file: checksum headers, ETag, conditional GET and byte ranges. Counts a download
+   * when the whole file is sent to a GET.
+   */
+  async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
+    reply.header('content-type', file.mime_type)
+    reply.header('etag', `"${file.sha1}"`)
+    reply.header('last-modified', new Date(file.modified_at).toUTCString())
+    reply.header('x-checksum-sha1', file.sha1)
+    reply.header('x-checksum-sha256', file.sha256)
+    reply.header('x-checksum-md5', file.md5)
+    reply.header('accept-ranges', 'bytes')
+    if (request.headers['if-none-match'] === `"${file.sha1}"`) return reply.code(304).send()
+    const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? ''))
+    if (range && (range[1] || range[2])) {
+      const start = range[1] ? Number(range[1]) : Math.max(0, file.size - Number(range[2]))
+      const end = range[1] && range[2] ? Math.min(Number(range[2]), file.size - 1) : file.size - 1
+      if (start > end || start >= file.size) {
+        return reply.code(416).header('content-range', `bytes */${file.size}`).send()
+      }
+      reply
+        .code(206)
+        .header('content-range', `bytes ${start}-${end}/${file.size}`)
+        .header('content-length', end - start + 1)
+      if (request.method === 'HEAD') return reply.send()
+      return reply.send(this.blobs.open(file.sha256, { start, end }))
+    }
+    reply.header('content-length', file.size)
+    if (request.method === 'HEAD') return reply.send()
+    if (options.count !== false) this.countDownload(file)
+    return reply.send(this.blobs.open(file.sha256))
+  }
+}

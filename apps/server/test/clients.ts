@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { type Session, sessionHeaders } from './testApp.js'
+
+export interface RunResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs a real client program; never throws on a non-zero exit (tests assert on it). */
+export function run(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      cmd,
+      args,
+      { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) })
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+  })
+}
+
+/** Starts the app on a real loopback port and returns its base URL. */
+export async function listen(fastify: FastifyInstance): Promise<string> {
+  await fastify.listen({ port: 0, host: '127.0.0.1' })
+  const address = fastify.server.address()
+  if (!address || typeof address === 'string') throw new Error('no address')
+  return `http://127.0.0.1:${address.port}`
+}
+
+/** An access token for a user, made through the real API. */
+export async function accessToken(fastify: FastifyInstance, session: Session, user = 'admin'): Promise<string> {
+  const res = await fastify.inject({
+    method: 'POST',
+    url: `/ui/api/v1/ui/userIdentifyToken/${user}`,
+    headers: sessionHeaders(session),
+    payload: { expiresIn: 3600 },
+  })
+  if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`)
+  return res.json().access_token
+}
+
+/** Creates a repository through the REST API. */
+export async function createRepo(
+  fastify: FastifyInstance,
+  session: Session,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const res = await fastify.inject({
+    method: 'PUT',
+    url: `/api/repositories/${key}`,
+    headers: sessionHeaders(session),
+    payload: body,
+  })
+  if (res.statusCode !== 201) throw new Error(`create ${key}: ${res.statusCode} ${res.body}`)
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): string {
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+    fs.writeFileSync(path.join(dir, name), content)
+  }
+  return dir
+}

@@ -1,0 +1,48 @@
+/** Repository constants without zod, for the console's screens (they stay light). */
+
+/** Package types a repository can hold. */
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic'] as const
+export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
+
+/** How each type is written in the repository list, as tools expect it. */
+export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
+  npm: 'Npm',
+  pypi: 'Pypi',
+  docker: 'Docker',
+  maven: 'Maven',
+  generic: 'Generic',
+}
+
+export const REPO_CLASSES = ['local', 'remote', 'virtual'] as const
+export type RepoClassName = (typeof REPO_CLASSES)[number]
+
+/** Keys that would shadow other paths under /artifactory/. */
+export const RESERVED_REPO_KEYS = ['api', 'ui', 'v2', 'webapp', 'list', 'repositories']
+export const REPO_KEY_MAX = 64
+/** Letters, digits, dash, underscore and period (shell §7's shared form rule). */
+export const REPO_KEY_PATTERN = /^[A-Za-z0-9_.-]+$/
+
+/** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
+export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass: RepoClassName }[]> = {
+  npm: [
+    { key: 'npm-local', rclass: 'local' },
+    { key: 'npm-remote', rclass: 'remote' },
+    { key: 'npm-virtual', rclass: 'virtual' },
+  ],
+  docker: [
+    { key: 'docker-local', rclass: 'local' },
+    { key: 'docker-remote', rclass: 'remote' },
+    { key: 'docker-virtual', rclass: 'virtual' },
+  ],
+  pypi: [
+    { key: 'pypi-local', rclass: 'local' },
+    { key: 'pypi-remote', rclass: 'remote' },
+    { key: 'pypi-virtual', rclass: 'virtual' },
+  ],
+  maven: [
+    { key: 'maven-local', rclass: 'local' },
+    { key: 'maven-remote', rclass: 'remote' },
+    { key: 'maven-virtual', rclass: 'virtual' },
+  ],
+  generic: [{ key: 'generic-local', rclass: 'local' }],
+}
