@@ -32,6 +32,9 @@ import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
+import { enforceReadOnly } from './modules/instance/readOnly.js'
+import { startupRoutes } from './modules/instance/routes.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { systemRoutes } from './modules/system/routes.js'
 import { tokenRoutes } from './modules/tokens/routes.js'
@@ -99,7 +102,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler)
 
   const build = readBuildInfo()
-  const ctx: AppContext = { config, db, build, principal: principalResolver(db.kysely), secrets: SecretBox.open(config.dataDir), authz: baselineAuthorizer }
+  const ctx: AppContext = {
+    config,
+    db,
+    build,
+    principal: principalResolver(db.kysely),
+    secrets: SecretBox.open(config.dataDir),
+    authz: baselineAuthorizer,
+  }
 
   requireAccessRules(app)
   registerErrorHandling(app)
@@ -120,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { 1: 4 } }, // BROTLI_PARAM_QUALITY = 4: fast enough to compress on the fly
   })
   enforceAccess(app, ctx.principal)
+  enforceReadOnly(app, db.kysely)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -152,6 +163,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(cliLoginRoutes(ctx), { prefix: '/access/api' })
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(startupRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(instanceAdminRoutes(ctx), { prefix: '/ui/api/v1/ui' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -44,6 +44,13 @@ const EnvSchema = z.object({
   TROVE_WEB_DIR: z.string().min(1).optional(),
   TROVE_TRUST_PROXY: boolean.default(false),
   TROVE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  // shell: the instance model's defaults (an admin's choice, kept in the database, wins)
+  TROVE_FLAVOUR: z.enum(['platform', 'oss', 'jcr', 'ce', 'edge', 'edge_trial', 'tour']).default('platform'),
+  TROVE_DEPLOYMENT: z.enum(['cloud', 'onprem', 'lightweight']).default('onprem'),
+  TROVE_FEATURES: z
+    .string()
+    .regex(/^-?[A-Za-z]+(,-?[A-Za-z]+)*$/, 'expected a comma-separated list of feature names, - to turn one off')
+    .optional(),
 })
 
 export interface Config {
@@ -58,6 +65,8 @@ export interface Config {
   webDir: string
   trustProxy: boolean
   shutdownTimeoutMs: number
+  /** shell: the instance model's defaults */
+  instance: { flavour: string; deployment: string; features: Record<string, boolean> }
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +99,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webDir: path.resolve(e.TROVE_WEB_DIR ?? defaultWebDir),
     trustProxy: e.TROVE_TRUST_PROXY,
     shutdownTimeoutMs: e.TROVE_SHUTDOWN_TIMEOUT_MS,
+    instance: {
+      flavour: e.TROVE_FLAVOUR,
+      deployment: e.TROVE_DEPLOYMENT,
+      features: Object.fromEntries(
+        (e.TROVE_FEATURES ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((f) => (f.startsWith('-') ? [f.slice(1), false] : [f, true])),
+      ),
+    },
   }
 }

@@ -5,6 +5,7 @@ import * as m0003 from '../../migrations/0003_mfa.js'
 import * as m0004 from '../../migrations/0004_password_flows.js'
 import * as m0005 from '../../migrations/0005_cli_login.js'
 import * as m0006 from '../../migrations/0006_invitations.js'
+import * as m0060 from '../../migrations/0060_shell.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_password_flows': m0004,
   '0005_cli_login': m0005,
   '0006_invitations': m0006,
+  '0060_shell': m0060,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

@@ -13,6 +13,9 @@ export interface Database {
   mail_tokens: MailTokensTable
   cli_logins: CliLoginsTable
   invitations: InvitationsTable
+  // shell
+  user_local_storage: UserLocalStorageTable
+  reverse_proxies: ReverseProxiesTable
 }
 
 export interface InvitationsTable {
@@ -102,4 +105,20 @@ export interface SigninFailuresTable {
   failures: number
   first_failure_at: number
   locked_until: number | null
+}
+
+// shell: per-user console state and reverse proxy configurations
+export interface UserLocalStorageTable {
+  user_id: number
+  key: string
+  value: string
+  updated_at: number
+}
+
+export interface ReverseProxiesTable {
+  key: string
+  /** JSON of the ReverseProxy contract */
+  config: string
+  created_at: number
+  updated_at: number
 }

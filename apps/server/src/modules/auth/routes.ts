@@ -4,6 +4,7 @@ import { type SerializeOptions, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
+import { readGeneralConfig } from '../instance/service.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
 import { deleteSession, deleteSessionByToken } from './sessions.js'
@@ -95,6 +96,10 @@ export const authRoutes =
           response: { 200: Footer },
         },
       },
-      async () => ({ serverName: ctx.config.serverName ?? null, version: ctx.build.version, revision: ctx.build.revision }),
+      async () => ({
+        serverName: (await readGeneralConfig(ctx.db.kysely, ctx.config)).serverName || null,
+        version: ctx.build.version,
+        revision: ctx.build.revision,
+      }),
     )
   }
