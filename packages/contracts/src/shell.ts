@@ -73,6 +73,8 @@ export const Entitlements = z
     anonymousAccess: z.boolean(),
     uiAccessBlocked: z.boolean(),
     readOnly: z.boolean(),
+    /** An admin uploaded a logo (GET ui/generalConfig/logo answers it). */
+    hasLogo: z.boolean(),
   })
   .meta({ id: 'Entitlements' })
 export type Entitlements = z.infer<typeof Entitlements>
@@ -103,6 +105,7 @@ export type ProjectList = z.infer<typeof ProjectList>
 export const SamlLogoutUrl = z.object({ logoutUrl: z.string().nullable() }).meta({ id: 'SamlLogoutUrl' })
 
 export const AvailablePackages = z.object({ packageTypes: z.array(z.string()) }).meta({ id: 'AvailablePackages' })
+export type AvailablePackages = z.infer<typeof AvailablePackages>
 
 export const RepoData = z
   .object({ local: z.number().int(), remote: z.number().int(), virtual: z.number().int(), federated: z.number().int() })

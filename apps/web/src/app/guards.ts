@@ -1,5 +1,18 @@
 import type { MfaStatus, UserData } from '@trove/contracts/auth'
 import { Messages } from '@trove/contracts/messages'
+import { ENTERPRISE_PLUS_LICENSES, SECURITY_LICENSES } from '@trove/contracts/shell'
+import {
+  ADMINISTRATION_MENU,
+  isAdmin,
+  isAdminPath,
+  isTour,
+  itemForPath,
+  itemState,
+  landingPath,
+  PATHS,
+  PROJECT_MENU,
+  type ShellContext,
+} from '../features/shell/model'
 
 /** Where a guard sends the user, with the notice to show, if any. */
 export type GuardResult =
@@ -17,6 +30,8 @@ export interface GuardRoute {
 
 export interface GuardInstance {
   anonymousAccess: boolean
+  /** Shell §4.2: UI access can be blocked, which sends an anonymous user to login. */
+  uiAccessBlocked?: boolean
 }
 
 /** The default route after sign-in. */
@@ -30,7 +45,7 @@ export const POST_LOGIN_PATH = '/'
 export function sessionGuard(route: GuardRoute, user: UserData, instance: GuardInstance): GuardResult {
   if (route.login && !user.anonymous) return { kind: 'redirect', to: POST_LOGIN_PATH }
   if (route.public) return ALLOW
-  if (user.anonymous && !instance.anonymousAccess) {
+  if (user.anonymous && (!instance.anonymousAccess || instance.uiAccessBlocked)) {
     return { kind: 'redirect', to: '/login', search: { logout: true }, notice: Messages.notAuthorized, logout: true }
   }
   return ALLOW
@@ -41,15 +56,138 @@ export function internalErrorGuard(previousPath: string | undefined): GuardResul
   return previousPath ? ALLOW : { kind: 'redirect', to: '/' }
 }
 
+/** Landing for / and /home (shell §4.1); a waiting command-line sign-in comes first. */
+export function landingGuard(c: ShellContext, cliLoginWaiting = false): GuardResult {
+  if (cliLoginWaiting && !c.user.anonymous) return { kind: 'redirect', to: '/plugs/extension/cli/verify' }
+  return { kind: 'redirect', to: landingPath(c) }
+}
+
 /**
- * Landing for / and /home. Shell §4.1's per-kind landing tabs (topology, packages, repos, …) arrive
- * with their screens; until then every signed-in user lands on the overview.
+ * Shell §4.2: with no licence (type N/A) an admin goes to the licences page; anyone else to login
+ * with logout.
  */
-export function landingGuard(user: UserData, instance: GuardInstance, cliLoginWaiting = false): GuardResult {
-  if (user.anonymous && !instance.anonymousAccess) return { kind: 'redirect', to: '/login' }
-  // A command-line client is waiting for this sign-in: approving it comes first.
-  if (cliLoginWaiting && !user.anonymous) return { kind: 'redirect', to: '/plugs/extension/cli/verify' }
-  return { kind: 'redirect', to: '/overview' }
+export function licenseGuard(path: string, c: ShellContext): GuardResult {
+  if (c.license !== 'N/A' || c.user.anonymous) return ALLOW
+  if (isAdmin(c)) return path === PATHS.licenses ? ALLOW : { kind: 'redirect', to: PATHS.licenses }
+  return { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
+}
+
+/** Shell §2.3: the admin paths that have a demo teaser. */
+export const DEMO_ADMIN_PATHS: Record<string, string> = {
+  'projects/list': 'Projects',
+  'configuration/security/ldap': 'LDAP',
+  environments: 'Environments',
+  'management/users': 'Users Management',
+  'configuration/security/general': 'General Security',
+  'configuration/general': 'General Configuration',
+  'monitoring/service-status': 'Platform Monitoring',
+}
+export const DEMO_ADMIN_PREFIX = '/demo/admin'
+
+/** Shell §4.2: an unauthorized route falls back to the computed landing with the notice. */
+export function notAuthorized(c: ShellContext): GuardResult {
+  return { kind: 'redirect', to: landingPath(c), notice: Messages.notAuthorized }
+}
+
+/**
+ * Shell §4.2/§6: a path under /admin/ belongs to the administration menu, or to project settings
+ * for a project admin with a project selected; a path whose menu item is hidden or disabled is
+ * blocked; in the tour environment a non-admin gets the demo teaser of the admin page.
+ */
+export function adminPathGuard(path: string, c: ShellContext): GuardResult {
+  if (!isAdminPath(path)) return ALLOW
+  const rest = path.replace(/^\/admin\/?/, '')
+  if (!isAdmin(c)) {
+    if (isTour(c) && !c.user.anonymous) return { kind: 'redirect', to: `${DEMO_ADMIN_PREFIX}/${rest}` }
+    const projectItem = itemForPath(PROJECT_MENU, path)
+    if (c.canAdminProjects && c.selectedProject && projectItem) return ALLOW
+    return notAuthorized(c)
+  }
+  const item = itemForPath(ADMINISTRATION_MENU, path)
+  if (item && itemState(item, c) !== 'visible') return notAuthorized(c)
+  return ALLOW
+}
+
+/** Shell §2.3: an unknown demo admin path redirects to /packages. */
+export function demoAdminGuard(requiredAdminPath: string): GuardResult {
+  return requiredAdminPath in DEMO_ADMIN_PATHS ? ALLOW : { kind: 'redirect', to: '/packages' }
+}
+
+/** Shell §4.2: the security-and-compliance teaser gives way to the policies when the scanner and a licence allow. */
+export function securityTeaserGuard(c: ShellContext): GuardResult {
+  return c.services.has('xray') && SECURITY_LICENSES.includes(c.license)
+    ? { kind: 'redirect', to: '/admin/security_policies' }
+    : ALLOW
+}
+
+/** Shell §2.5: the bundles tab to open when none is given. */
+export function releaseBundlesTab(c: ShellContext): 'source' | 'target' {
+  return ENTERPRISE_PLUS_LICENSES.includes(c.license) && c.services.has('distribution') ? 'source' : 'target'
+}
+
+/** Shell §2.5: the old bundles path becomes the release-bundles path. */
+export function legacyBundlesPath(path: string): string | null {
+  return /^\/bundles(\/|$)/.test(path) ? path.replace(/^\/bundles/, '/release-bundles') : null
+}
+
+/**
+ * Shell §2.4: old links carrying a hash: the builds hash becomes the builds path with
+ * jenkinsRedirect=true; any other (an artifact browser link) becomes /repos/{path}.
+ */
+export function hashRedirect(hash: string): { to: string; search?: Record<string, unknown> } | null {
+  const path = hash.replace(/^#\/?/, '')
+  if (!path) return null
+  if (path.startsWith('builds/')) return { to: `/${path}`, search: { jenkinsRedirect: true } }
+  const repoPath = path.replace(/^artifacts\/browse\/tree\/General\/?/, '')
+  return repoPath ? { to: `/repos/${repoPath}` } : null
+}
+
+/** Shell §4.2: arriving from sign-in on a first login with quick deploy on, quick setup opens. */
+export function quickSetupRedirect(s: { isFirstLogin: boolean; quickDeployEnabled: boolean; fromLogin: boolean }): boolean {
+  return s.isFirstLogin && s.quickDeployEnabled && s.fromLogin
+}
+
+const ONBOARDING_EXCLUDED = [
+  /^\/authorization/,
+  /^\/login\/mfa-enroll/,
+  /^\/login\/otp-login/,
+  /^\/artifacts\/browse/,
+  /^\/repos\//,
+  /^\/native\//,
+]
+
+/**
+ * Shell §4.2: an admin who needs the new onboarding, arriving from sign-in, with neither quick
+ * deploy nor the platform get-started feature, goes to onboarding unless the target is excluded.
+ */
+export function onboardingRedirect(s: {
+  admin: boolean
+  onboardingNeeded: boolean
+  newOnboarding: boolean
+  fromLogin: boolean
+  quickDeployEnabled: boolean
+  platformGetStarted: boolean
+  target: string
+}): boolean {
+  return (
+    s.admin &&
+    s.newOnboarding &&
+    s.onboardingNeeded &&
+    s.fromLogin &&
+    !s.quickDeployEnabled &&
+    !s.platformGetStarted &&
+    !ONBOARDING_EXCLUDED.some((re) => re.test(s.target))
+  )
+}
+
+/** Shell §4.2: a free-tier admin whose wizard is still open, arriving from sign-in, gets it closed. */
+export function closeFreeTierWizard(s: {
+  admin: boolean
+  freeTier: boolean
+  wizardClosed: boolean
+  fromLogin: boolean
+}): boolean {
+  return s.admin && s.freeTier && !s.wizardClosed && s.fromLogin
 }
 
 /**

@@ -11,15 +11,19 @@ import type { UserData } from '@trove/contracts/auth'
 import { getInvitation } from '../features/auth/api/accounts'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
-import { notify } from '../lib/notify'
+import { samlLogoutUrlQuery } from '../features/shell/api/startup'
 import { ScreenLoader } from '../ui/ScreenLoader'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
-import { cliGuard, type GuardResult, internalErrorGuard, invitationGuard, landingGuard, sessionGuard } from './guards'
+import { cliGuard, hashRedirect, internalErrorGuard, invitationGuard, landingGuard, licenseGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
+import { follow, screen } from './routeHelpers'
+import { shellRoutes } from './routes/shell'
+import { contextFromCache } from './shellContext'
+import { resetStartup, startApplication } from './startup'
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -34,25 +38,7 @@ declare module '@tanstack/react-router' {
   }
 }
 
-/** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
-function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
-  return lazyRouteComponent(() => loadChunk(id, importer), exportName)
-}
 const pending = () => screen('pending', () => import('./screens/PendingScreen'), 'PendingScreen')
-
-/** Instance settings the guards read; anonymous access arrives with the security configuration. */
-const instance = { anonymousAccess: false }
-
-/** Carries out a guard's answer; "with logout" ends the session before going to sign in. */
-async function follow(result: GuardResult, queryClient: QueryClient): Promise<void> {
-  if (result.kind === 'allow') return
-  if (result.notice) notify({ color: 'red', message: result.notice, autoClose: 4500 })
-  if (result.logout) {
-    await logout()
-    queryClient.clear()
-  }
-  throw redirect({ to: result.to, search: result.search, replace: true })
-}
 
 async function currentUser(queryClient: QueryClient): Promise<UserData> {
   return queryClient.ensureQueryData(currentUserQuery())
@@ -98,7 +84,7 @@ const loginRoute = createRoute({
   beforeLoad: async ({ context, location }) => {
     saveCliLogin(location.search as Record<string, unknown>)
     await follow(
-      sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), instance),
+      sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), { anonymousAccess: false }),
       context.queryClient,
     )
   },
@@ -194,9 +180,17 @@ const logoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/logout',
   staticData: { name: 'logout' },
+  // Shell §4.2: reset the user data, log out, and a SAML user goes on to the SAML logout URL.
   beforeLoad: async ({ context }) => {
+    const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
+    const saml = context.queryClient.getQueryData(samlLogoutUrlQuery().queryKey)
+    resetStartup()
     await logout()
     context.queryClient.clear()
+    if (user?.realm === 'saml' && saml?.logoutUrl) {
+      window.location.assign(saml.logoutUrl)
+      return
+    }
     throw redirect({ to: '/login', search: { logout: true }, replace: true })
   },
 })
@@ -232,21 +226,36 @@ const appLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
   beforeLoad: async ({ context, location }) => {
-    const result = sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance)
+    const user = await currentUser(context.queryClient)
+    // Shell §4.5: the start-up runs once; its failures are silent.
+    await startApplication(context.queryClient)
+    const ctx = contextFromCache(context.queryClient)
+    const result = sessionGuard({ public: false, login: false }, user, ctx)
     // Remember where the user was going, to open it after sign-in.
     if (result.kind === 'redirect' && result.to === '/login') savePostLoginPath(location.href)
     await follow(result, context.queryClient)
+    await follow(licenseGuard(location.pathname.replace(/^\/ui/, ''), ctx), context.queryClient)
   },
   component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
 })
 
-const landing = async ({ context }: { context: RouterContext }) => {
+export type AppLayoutRoute = typeof appLayout
+
+const landing = async ({ context, location }: { context: RouterContext; location: { hash: string } }) => {
+  // Shell §2.4: old links carrying a hash.
+  const old = hashRedirect(location.hash ? `#${location.hash.replace(/^#/, '')}` : '')
+  if (old)
+    throw redirect({
+      href: `/ui${old.to}${old.search ? `?${new URLSearchParams(old.search as Record<string, string>)}` : ''}`,
+      replace: true,
+    })
   const user = await currentUser(context.queryClient)
   if (!user.anonymous) {
     const path = resolvePostLoginPath(takePostLoginPath(), user)
     if (path !== '/') throw redirect({ href: `/ui${path}`, replace: true })
   }
-  await follow(landingGuard(user, instance, storedCliLogin() !== null), context.queryClient)
+  await startApplication(context.queryClient)
+  await follow(landingGuard(contextFromCache(context.queryClient), storedCliLogin() !== null), context.queryClient)
 }
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })
@@ -258,9 +267,10 @@ const overviewRoute = createRoute({
   component: screen('overview', () => import('../features/overview/OverviewPage'), 'OverviewPage'),
 })
 
-/** The 'tested' feature is not supported by this instance, so these routes cancel navigation. */
-const testedOnly = () => {
-  throw redirect({ to: previousPath() ?? '/', replace: true })
+/** Shell §2.1: entered only when the 'tested' feature is on; otherwise navigation is cancelled. */
+const testedOnly = ({ context }: { context: RouterContext }) => {
+  if (contextFromCache(context.queryClient).features.tested) return
+  throw redirect({ href: `/ui${previousPath() ?? '/'}`, replace: true })
 }
 
 const profileRoute = createRoute({
@@ -277,10 +287,6 @@ const appScreens = [
   ['/tour_get_started', 'tour_get_started', 'Getting started'],
   ['/integrations', 'integrations', 'Integrations'],
   ['/packages/{-$packageId}/{-$versionId}', 'packages', 'Packages'],
-  ['/release-bundles', 'release-bundles', 'Release bundles'],
-  ['/release-bundles/$activeTab', 'release-bundles.tab', 'Release bundles'],
-  ['/release-bundles-teaser', 'release-bundles-teaser', 'Release bundles'],
-  ['/topology-teaser', 'topology-teaser', 'Topology'],
 ].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
 )
@@ -297,6 +303,8 @@ const gatedScreens = [
   }),
 )
 
+const shell = shellRoutes(appLayout)
+
 const routeTree = rootRoute.addChildren([
   publicLayout.addChildren([
     notFoundRoute,
@@ -310,7 +318,15 @@ const routeTree = rootRoute.addChildren([
   logoutRoute,
   indexRoute,
   homeRoute,
-  appLayout.addChildren([overviewRoute, profileRoute, ...appScreens, ...gatedScreens]),
+  appLayout.addChildren([
+    overviewRoute,
+    profileRoute,
+    ...appScreens,
+    ...gatedScreens,
+    ...shell.appRoutes,
+    // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
+    shell.adminRoute.addChildren([...shell.adminRoutes]),
+  ]),
 ])
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -15,8 +15,10 @@ afterAll(() => t.close())
 
 const get = (path: string, session?: Session) =>
   t.fastify.inject({ method: 'GET', url: api(path), headers: session ? { cookie: session.cookie } : {} })
-const send = (method: 'PUT' | 'POST' | 'DELETE', path: string, payload?: unknown, session = admin) =>
-  t.fastify.inject({ method, url: api(path), headers: sessionHeaders(session), ...(payload === undefined ? {} : { payload }) })
+const send = (method: 'PUT' | 'POST' | 'DELETE', path: string, payload?: object, session = admin) =>
+  payload === undefined
+    ? t.fastify.inject({ method, url: api(path), headers: sessionHeaders(session) })
+    : t.fastify.inject({ method, url: api(path), headers: sessionHeaders(session), payload })
 
 describe('start-up calls (shell §4.5)', () => {
   it('answer the first five to anyone', async () => {

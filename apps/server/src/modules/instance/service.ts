@@ -75,13 +75,14 @@ export async function writeGeneralConfig(db: Db, value: Omit<GeneralConfig, 'has
 }
 
 export async function readEntitlements(db: Db, config: Config): Promise<Entitlements> {
-  const [flavour, deployment, license, anonymousAccess, uiAccessBlocked, readOnly] = await Promise.all([
+  const [flavour, deployment, license, anonymousAccess, uiAccessBlocked, readOnly, logo] = await Promise.all([
     readFlavour(db, config),
     readDeployment(db, config),
     readLicense(db),
     readAnonymousAccess(db),
     getSetting(db, UI_ACCESS_BLOCKED_SETTING, false),
     isReadOnly(db),
+    db.selectFrom('settings').select('key').where('key', '=', LOGO_SETTING).executeTakeFirst(),
   ])
   return {
     flavour,
@@ -91,6 +92,7 @@ export async function readEntitlements(db: Db, config: Config): Promise<Entitlem
     anonymousAccess,
     uiAccessBlocked,
     readOnly,
+    hasLogo: logo !== undefined,
   }
 }
 
