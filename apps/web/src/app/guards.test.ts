@@ -67,11 +67,7 @@ describe('internalErrorGuard', () => {
 })
 
 const admin: UserData = { ...alice, name: 'admin', admin: true }
-const ctx = (
-  user: UserData,
-  over: Parameters<typeof shellContext>[1] extends infer E ? Partial<NonNullable<E>> : never = {},
-  rest: object = {},
-) =>
+const ctx = (user: UserData, over: Partial<Entitlements> = {}, rest: object = {}) =>
   ({
     ...shellContext(
       user,
