@@ -17,6 +17,7 @@ if [[ $install -eq 1 ]]; then
   missing=()
   [[ -x /usr/bin/chromium ]] || missing+=(chromium)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light) # the reverse-proxy configuration is tested with a real nginx
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "Installing Debian packages: ${missing[*]}"
     if [[ $(id -u) -ne 0 ]]; then
