@@ -105,7 +105,7 @@ describe.skipIf(!NGINX)('the generated nginx configuration', () => {
     expect(ping.status).toBe(200)
     expect(await ping.text()).toBe('OK')
     const version = await fetch(`http://127.0.0.1:${proxyPort}/ui/api/v1/ui/frontend/version`)
-    expect((await version.json()).version).toBeTruthy()
+    expect(((await version.json()) as { version: string }).version).toBeTruthy()
   })
 
   it('signs in through the proxy: cookies and the CSRF check survive it', async () => {
@@ -116,7 +116,7 @@ describe.skipIf(!NGINX)('the generated nginx configuration', () => {
       body: JSON.stringify({ user: 'admin', password: 'correct-horse-battery', type: 'login' }),
     })
     expect(login.status).toBe(200)
-    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0])
+    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0] ?? '')
     const csrf = cookies.find((c) => c.startsWith('trove_csrf='))?.slice('trove_csrf='.length) ?? ''
     const saved = await fetch(`${base}/ui/api/v1/ui/localStorage`, {
       method: 'PUT',
