@@ -14,6 +14,8 @@ const baseURL = `http://127.0.0.1:${process.env.TROVE_E2E_PORT}`
 export const SECURITY_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 1}`
 /** A third for journeys that change the admin's own account (password reset, …). */
 export const ACCOUNTS_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 2}`
+/** A fourth for journeys that change the instance model (licence, read-only mode, quota, flags). */
+export const INSTANCE_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 3}`
 
 export default defineConfig({
   testDir: 'tests',
@@ -28,7 +30,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL].map((url, i) => ({
+  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL, INSTANCE_URL].map((url, i) => ({
     command: 'node ../apps/server/dist/src/main.js',
     url: `${url}/api/system/ping`,
     reuseExistingServer: false,

@@ -141,7 +141,7 @@ export function AppShell() {
   const actions = quickActions(ctx)
   const userItems = actions.filter((a) => a.id === 'edit-profile' || a.id === 'logout')
   const menuActions = actions.filter((a) => a.id !== 'edit-profile' && a.id !== 'logout')
-  const showProjects = ctx.features.projects && !ctx.user.anonymous && (projects?.projects.length ?? 0) > 1
+  const showProjects = ctx.features.projects && !ctx.user.anonymous && (projects?.projects.length ?? 0) > 0
 
   return (
     <Frame

@@ -270,7 +270,7 @@ const overviewRoute = createRoute({
 /** Shell §2.1: entered only when the 'tested' feature is on; otherwise navigation is cancelled. */
 const testedOnly = ({ context }: { context: RouterContext }) => {
   if (contextFromCache(context.queryClient).features.tested) return
-  throw redirect({ href: `/ui${previousPath() ?? '/'}`, replace: true })
+  throw redirect({ to: previousPath() ?? '/', replace: true })
 }
 
 const profileRoute = createRoute({

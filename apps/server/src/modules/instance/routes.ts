@@ -220,7 +220,7 @@ export const startupRoutes =
 
     const repoCounts = async () => {
       const [local, remote, virtual, federated] = await Promise.all(
-        ['local', 'remote', 'virtual', 'federated'].map((value) => countRows(db, 'repositories', { column: 'kind', value })),
+        ['local', 'remote', 'virtual', 'federated'].map((value) => countRows(db, 'repositories', { column: 'rclass', value })),
       )
       return { local: local ?? 0, remote: remote ?? 0, virtual: virtual ?? 0, federated: federated ?? 0 }
     }

@@ -4,7 +4,7 @@ import { SHORTCUTS } from './shortcuts'
 /** A dialog that lists every keyboard shortcut (§6 help menu). */
 export function ShortcutsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard Shortcuts" centered>
+    <Modal opened={opened} onClose={onClose} title="Keyboard Shortcuts" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Table>
         <Table.Tbody>
           {SHORTCUTS.map((s) => (

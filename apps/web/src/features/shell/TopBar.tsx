@@ -84,7 +84,7 @@ export function QuickActionMenu({
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <Tooltip label="Quick actions">
-          <ActionIcon variant="filled" color="green" size="lg" radius="xl" aria-label="Quick actions" data-tour="quick-actions">
+          <ActionIcon variant="filled" size="lg" radius="xl" aria-label="Quick actions" data-tour="quick-actions">
             +
           </ActionIcon>
         </Tooltip>
@@ -103,7 +103,7 @@ export function UserMenu({ user, items, onAction }: { user: UserData; items: Act
       <Menu.Target>
         <UnstyledButton aria-label="User menu" c="white" data-tour="user">
           <Group gap="xs" wrap="nowrap">
-            <Avatar size={28} radius="xl" color="green" variant="filled">
+            <Avatar size={28} radius="xl" color="trove" variant="filled">
               {user.name.slice(0, 1).toUpperCase()}
             </Avatar>
             <Text size="sm" visibleFrom="sm">

@@ -36,7 +36,7 @@ export function TopologyPage() {
                   <Text size="xs" c="dimmed">
                     {s.name}
                   </Text>
-                  <Badge color={s.enabled ? 'green' : 'gray'} variant="light">
+                  <Badge color={s.enabled ? 'trove' : 'gray'} variant={s.enabled ? 'filled' : 'default'}>
                     {s.enabled ? 'Running' : 'Not installed'}
                   </Badge>
                 </Group>
