@@ -142,6 +142,19 @@ test('feature flags: the tested feature opens /template; help links off hide doc
   await expect(page).toHaveURL(ADMIN_LANDING)
   await page.goto('/ui/template')
   await expect(page).toHaveURL(/\/ui\/template$/)
+  await expect(page.getByRole('heading', { name: 'Template', level: 1 })).toBeVisible()
+  // The demo area mounts ES-module micro-frontends served under /ui/.
+  await page.goto('/ui/demo')
+  await page.getByRole('link', { name: 'TypeScript greeting' }).click()
+  await expect(page.getByRole('region', { name: 'Greeting' })).toContainText('Hello, Trove!')
+  await page.goto('/ui/demo/multi-microfrontend')
+  await expect(page.getByRole('region', { name: 'Greeting' })).toContainText('Hello, first mount!')
+  await expect(page.getByRole('region', { name: 'Counter' }).getByRole('status')).toHaveText('250')
+  await expect(page.getByRole('region', { name: 'Missing' }).getByRole('alert')).toHaveText(
+    'Error: failed resolving microfrontend demo/missing.js',
+  )
+  await page.goto('/ui/demo/admin/projects/list')
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
   await page.getByRole('button', { name: 'Help menu' }).click()
   await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Navigation Tour', 'Keyboard Shortcuts'])
   await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { features: { tested: false, helpLinks: true } } })

@@ -267,12 +267,6 @@ const overviewRoute = createRoute({
   component: screen('overview', () => import('../features/overview/OverviewPage'), 'OverviewPage'),
 })
 
-/** Shell §2.1: entered only when the 'tested' feature is on; otherwise navigation is cancelled. */
-const testedOnly = ({ context }: { context: RouterContext }) => {
-  if (contextFromCache(context.queryClient).features.tested) return
-  throw redirect({ to: previousPath() ?? '/', replace: true })
-}
-
 const profileRoute = createRoute({
   getParentRoute: () => appLayout,
   path: '/user_profile',
@@ -290,19 +284,6 @@ const appScreens = [
 ].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
 )
-const gatedScreens = [
-  ['/template', 'template', 'Template'],
-  ['/demo', 'demo', 'Demo'],
-].map(([path, name, title]) =>
-  createRoute({
-    getParentRoute: () => appLayout,
-    path: path as string,
-    staticData: { name, title },
-    beforeLoad: testedOnly,
-    component: pending(),
-  }),
-)
-
 const shell = shellRoutes(appLayout)
 
 const routeTree = rootRoute.addChildren([
@@ -322,7 +303,6 @@ const routeTree = rootRoute.addChildren([
     overviewRoute,
     profileRoute,
     ...appScreens,
-    ...gatedScreens,
     ...shell.appRoutes,
     // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
     shell.adminRoute.addChildren([...shell.adminRoutes]),

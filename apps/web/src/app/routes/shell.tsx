@@ -1,5 +1,6 @@
 import { createRoute, type lazyRouteComponent, redirect } from '@tanstack/react-router'
 import { adminPathGuard, demoAdminGuard, legacyBundlesPath, releaseBundlesTab, securityTeaserGuard } from '../guards'
+import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
 import type { AppLayoutRoute, RouterContext } from '../router'
 import { contextFromCache } from '../shellContext'
@@ -7,6 +8,13 @@ import { contextFromCache } from '../shellContext'
 type Screen = ReturnType<typeof lazyRouteComponent>
 
 const shellScreens = () => import('../screens/ShellScreens')
+const demoScreens = () => import('../../features/demo/DemoPages')
+
+/** Shell §2.1: entered only when the 'tested' feature is on; otherwise navigation is cancelled. */
+const testedOnly = ({ context }: { context: RouterContext }) => {
+  if (contextFromCache(context.queryClient).features.tested) return
+  throw redirect({ to: previousPath() ?? '/', replace: true })
+}
 const pending = () => screen('pending', () => import('../screens/PendingScreen'), 'PendingScreen')
 
 /**
@@ -172,5 +180,35 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       component: pending(),
     }),
   ]
+  // ---- the demo area and the template (§2.1), behind the 'tested' feature ---------------------
+  const demoRoute = createRoute({
+    getParentRoute: () => appLayout,
+    path: '/demo',
+    staticData: { name: 'demo', title: 'Demo' },
+    beforeLoad: testedOnly,
+    component: screen('demo', demoScreens, 'DemoLayout'),
+  })
+  const demoChild = (path: string, name: string, exportName: 'DemoTreePage' | 'DemoGreetingPage' | 'DemoMultiPage') =>
+    createRoute({
+      getParentRoute: () => demoRoute,
+      path,
+      staticData: { name, title: 'Demo' },
+      component: screen(`demo-${name}`, demoScreens, exportName),
+    })
+  appRoutes.push(
+    demoRoute.addChildren([
+      demoChild('/', 'demo.index', 'DemoTreePage'),
+      demoChild('tree', 'demo.tree', 'DemoTreePage'),
+      demoChild('typescript/greeting', 'demo.greeting', 'DemoGreetingPage'),
+      demoChild('multi-microfrontend', 'demo.multi', 'DemoMultiPage'),
+    ]) as never,
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: '/template',
+      staticData: { name: 'template', title: 'Template' },
+      beforeLoad: testedOnly,
+      component: screen('template', demoScreens, 'TemplatePage'),
+    }) as never,
+  )
   return { adminRoute, adminRoutes, appRoutes }
 }
