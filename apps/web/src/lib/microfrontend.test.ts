@@ -7,7 +7,11 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const app = { mount: (el: HTMLElement) => void (el.textContent = 'hello') }
+const app = {
+  mount: (el: HTMLElement) => {
+    el.textContent = 'hello'
+  },
+}
 
 describe('micro-frontends (§1, §8, §9)', () => {
   it('are fetched from /ui/{path} and kept for a week', async () => {

@@ -6,7 +6,7 @@ import { format, Messages } from '@trove/contracts/messages'
  * mounts it into an element and may return a function that unmounts it.
  */
 export interface MicrofrontendModule {
-  mount: (element: HTMLElement, props: Record<string, unknown>) => void | (() => void) | Promise<void | (() => void)>
+  mount: (element: HTMLElement, props: Record<string, unknown>) => undefined | (() => void) | Promise<undefined | (() => void)>
 }
 
 interface Cached {
