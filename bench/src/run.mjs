@@ -1,10 +1,12 @@
 // npm run bench [suite …]: Trove's figures, one table. Each row names its target; see
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
 import { benchFoundation } from './foundation.mjs'
+import { benchShell } from './shell.mjs'
 
 /** Each area adds its suite here: a function that measures and reports rows. */
 const suites = {
   foundation: benchFoundation,
+  shell: benchShell,
 }
 
 const wanted = process.argv.slice(2)

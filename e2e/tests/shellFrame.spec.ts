@@ -44,7 +44,12 @@ test('/admin goes to the users page', async ({ page }) => {
 })
 
 test('the sidebars follow the route and the menus remember the last page of each', async ({ page }) => {
-  await page.goto('/ui/admin/configuration/general')
+  await page.goto('/ui/packages')
+  await expect(page.getByRole('heading', { name: 'Packages', level: 1 })).toBeVisible()
+  await page.getByRole('navigation', { name: 'Application' }).getByRole('link', { name: 'Overview' }).click()
+  await page.getByRole('navigation', { name: 'Application' }).getByRole('link', { name: 'Packages' }).click()
+  await page.getByLabel('Menu').getByText('Administration', { exact: true }).click()
+  await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'General Settings' }).click()
   await expect(page.getByRole('navigation', { name: 'Administration' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'General Settings', level: 1 })).toBeVisible()
   await page.getByLabel('Menu').getByText('Application', { exact: true }).click()

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 
+export { ENTERPRISE_PLUS_LICENSES, LOGO_MAX_BYTES, LOGO_TYPES, SECURITY_LICENSES } from './shellConstants.js'
+
 /** Product flavours that change what the console shows (shell §1). */
 export const Flavour = z.enum(['platform', 'oss', 'jcr', 'ce', 'edge', 'edge_trial', 'tour'])
 export type Flavour = z.infer<typeof Flavour>
@@ -11,11 +13,6 @@ export type Deployment = z.infer<typeof Deployment>
 /** Licence types; N/A means no licence at all (shell §4.2). */
 export const LicenseType = z.enum(['N/A', 'OSS', 'JCR', 'CE', 'PRO', 'ENTERPRISE', 'ENTERPRISE_PLUS', 'EDGE', 'TRIAL'])
 export type LicenseType = z.infer<typeof LicenseType>
-
-/** Licence types that unlock the security-and-compliance screens (the spec does not list them). */
-export const SECURITY_LICENSES: readonly LicenseType[] = ['ENTERPRISE', 'ENTERPRISE_PLUS', 'TRIAL']
-/** Licence types that count as enterprise-plus for the release-bundles source tab. */
-export const ENTERPRISE_PLUS_LICENSES: readonly LicenseType[] = ['ENTERPRISE_PLUS', 'TRIAL']
 
 export const License = z
   .object({
@@ -137,10 +134,6 @@ export const GeneralConfig = z
 export type GeneralConfig = z.infer<typeof GeneralConfig>
 export const GeneralConfigUpdate = GeneralConfig.omit({ hasLogo: true }).meta({ id: 'GeneralConfigUpdate' })
 export type GeneralConfigUpdate = z.infer<typeof GeneralConfigUpdate>
-
-/** Logo upload limits. */
-export const LOGO_MAX_BYTES = 512 * 1024
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'image/gif', 'image/webp'] as const
 
 export const UiAccess = z.object({ blocked: z.boolean() }).meta({ id: 'UiAccess' })
 

@@ -4,23 +4,18 @@ import type { Entitlements } from '@trove/contracts/shell'
 import { describe, expect, it } from 'vitest'
 import { shellContext } from '../features/shell/model'
 import {
-  adminPathGuard,
   afterPassword,
   cliGuard,
   closeFreeTierWizard,
-  demoAdminGuard,
   hashRedirect,
   internalErrorGuard,
-  landingGuard,
   legacyBundlesPath,
-  licenseGuard,
   onboardingRedirect,
   POST_LOGIN_PATH,
   quickSetupRedirect,
-  releaseBundlesTab,
-  securityTeaserGuard,
   sessionGuard,
 } from './guards'
+import { adminPathGuard, demoAdminGuard, landingGuard, licenseGuard, releaseBundlesTab, securityTeaserGuard } from './shellGuards'
 
 const anonymous: UserData = { name: 'anonymous', realm: 'anonymous', admin: false, anonymous: true, mfaStatus: 'none' }
 const alice: UserData = { name: 'alice', realm: 'internal', admin: false, anonymous: false, mfaStatus: 'none' }

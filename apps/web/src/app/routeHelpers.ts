@@ -4,7 +4,6 @@ import { logout } from '../features/auth/api/logout'
 import { notify } from '../lib/notify'
 import { loadChunk } from './chunks'
 import type { GuardResult } from './guards'
-import { resetStartup } from './startup'
 
 /** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
 export function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
@@ -18,7 +17,7 @@ export async function follow(result: GuardResult, queryClient: QueryClient): Pro
   if (result.logout) {
     await logout()
     queryClient.clear()
-    resetStartup()
+    ;(await import('./shellRuntime')).resetStartup()
   }
   throw redirect({ href: hrefOf(result.to, result.search), replace: true })
 }

@@ -11,19 +11,16 @@ import type { UserData } from '@trove/contracts/auth'
 import { getInvitation } from '../features/auth/api/accounts'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
-import { samlLogoutUrlQuery } from '../features/shell/api/startup'
 import { ScreenLoader } from '../ui/ScreenLoader'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
-import { cliGuard, hashRedirect, internalErrorGuard, invitationGuard, landingGuard, licenseGuard, sessionGuard } from './guards'
+import { cliGuard, hashRedirect, internalErrorGuard, invitationGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
 import { shellRoutes } from './routes/shell'
-import { contextFromCache } from './shellContext'
-import { resetStartup, startApplication } from './startup'
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -182,9 +179,10 @@ const logoutRoute = createRoute({
   staticData: { name: 'logout' },
   // Shell §4.2: reset the user data, log out, and a SAML user goes on to the SAML logout URL.
   beforeLoad: async ({ context }) => {
+    const rt = await import('./shellRuntime')
     const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
-    const saml = context.queryClient.getQueryData(samlLogoutUrlQuery().queryKey)
-    resetStartup()
+    const saml = context.queryClient.getQueryData(rt.samlLogoutUrlQuery().queryKey)
+    rt.resetStartup()
     await logout()
     context.queryClient.clear()
     if (user?.realm === 'saml' && saml?.logoutUrl) {
@@ -227,14 +225,15 @@ const appLayout = createRoute({
   id: '_app',
   beforeLoad: async ({ context, location }) => {
     const user = await currentUser(context.queryClient)
+    const rt = await import('./shellRuntime')
     // Shell §4.5: the start-up runs once; its failures are silent.
-    await startApplication(context.queryClient)
-    const ctx = contextFromCache(context.queryClient)
+    await rt.startApplication(context.queryClient)
+    const ctx = rt.contextFromCache(context.queryClient)
     const result = sessionGuard({ public: false, login: false }, user, ctx)
     // Remember where the user was going, to open it after sign-in.
     if (result.kind === 'redirect' && result.to === '/login') savePostLoginPath(location.href)
     await follow(result, context.queryClient)
-    await follow(licenseGuard(location.pathname.replace(/^\/ui/, ''), ctx), context.queryClient)
+    await follow(rt.licenseGuard(location.pathname.replace(/^\/ui/, ''), ctx), context.queryClient)
   },
   component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
 })
@@ -251,11 +250,15 @@ const landing = async ({ context, location }: { context: RouterContext; location
     })
   const user = await currentUser(context.queryClient)
   if (!user.anonymous) {
+    // The frame's code loads while the start-up calls run, not after them.
+    void loadChunk('app-shell', () => import('./AppShell')).catch(() => {})
+    if (user.admin) void import('./screens/ShellScreens').catch(() => {})
     const path = resolvePostLoginPath(takePostLoginPath(), user)
     if (path !== '/') throw redirect({ href: `/ui${path}`, replace: true })
   }
-  await startApplication(context.queryClient)
-  await follow(landingGuard(contextFromCache(context.queryClient), storedCliLogin() !== null), context.queryClient)
+  const rt = await import('./shellRuntime')
+  await rt.startApplication(context.queryClient)
+  await follow(rt.landingGuard(rt.contextFromCache(context.queryClient), storedCliLogin() !== null), context.queryClient)
 }
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })

@@ -1,9 +1,8 @@
 import { createRoute, type lazyRouteComponent, redirect } from '@tanstack/react-router'
-import { adminPathGuard, demoAdminGuard, legacyBundlesPath, releaseBundlesTab, securityTeaserGuard } from '../guards'
+import { legacyBundlesPath } from '../guards'
 import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
 import type { AppLayoutRoute, RouterContext } from '../router'
-import { contextFromCache } from '../shellContext'
 
 type Screen = ReturnType<typeof lazyRouteComponent>
 
@@ -11,8 +10,10 @@ const shellScreens = () => import('../screens/ShellScreens')
 const demoScreens = () => import('../../features/demo/DemoPages')
 
 /** Shell §2.1: entered only when the 'tested' feature is on; otherwise navigation is cancelled. */
-const testedOnly = ({ context }: { context: RouterContext }) => {
-  if (contextFromCache(context.queryClient).features.tested) return
+const runtime = () => import('../shellRuntime')
+
+const testedOnly = async ({ context }: { context: RouterContext }) => {
+  if ((await runtime()).contextFromCache(context.queryClient).features.tested) return
   throw redirect({ to: previousPath() ?? '/', replace: true })
 }
 const pending = () => screen('pending', () => import('../screens/PendingScreen'), 'PendingScreen')
@@ -29,9 +30,10 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
     staticData: { name: 'admin', title: 'Administration' },
     // §4.2: a path under /admin/ uses the administration (or project settings) menu; hidden or
     // disabled items are blocked; non-admins fall back to their landing with the notice.
-    beforeLoad: ({ context, location }) => {
+    beforeLoad: async ({ context, location }) => {
       const { queryClient } = context
-      return follow(adminPathGuard(location.pathname.replace(/^\/ui/, ''), contextFromCache(queryClient)), queryClient)
+      const rt = await runtime()
+      return follow(rt.adminPathGuard(location.pathname.replace(/^\/ui/, ''), rt.contextFromCache(queryClient)), queryClient)
     },
   })
   const adminChild = (path: string, name: string, title: string, component: Screen, extra = {}) =>
@@ -83,8 +85,10 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       'Security & Compliance',
       screen('security-teaser', shellScreens, 'SecurityTeaserScreen'),
       {
-        beforeLoad: ({ context }: { context: RouterContext }) =>
-          follow(securityTeaserGuard(contextFromCache(context.queryClient)), context.queryClient),
+        beforeLoad: async ({ context }: { context: RouterContext }) => {
+          const rt = await runtime()
+          return follow(rt.securityTeaserGuard(rt.contextFromCache(context.queryClient)), context.queryClient)
+        },
       },
     ),
     adminChild(
@@ -121,8 +125,8 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       getParentRoute: () => appLayout,
       path: '/demo/admin/$',
       staticData: { name: 'demo.admin', title: 'Administration' },
-      beforeLoad: ({ params, context }) =>
-        follow(demoAdminGuard((params as { _splat?: string })._splat ?? ''), context.queryClient),
+      beforeLoad: async ({ params, context }) =>
+        follow((await runtime()).demoAdminGuard((params as { _splat?: string })._splat ?? ''), context.queryClient),
       component: screen('demo-admin', shellScreens, 'DemoAdminScreen'),
     }),
     createRoute({
@@ -130,8 +134,9 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       path: '/release-bundles',
       staticData: { name: 'release-bundles', title: 'Release bundles' },
       // §2.5: without an activeTab, add one: source with Enterprise+ and distribution, else target.
-      beforeLoad: ({ context }) => {
-        const tab = releaseBundlesTab(contextFromCache(context.queryClient))
+      beforeLoad: async ({ context }) => {
+        const rt = await runtime()
+        const tab = rt.releaseBundlesTab(rt.contextFromCache(context.queryClient))
         throw redirect({ to: '/release-bundles/$activeTab', params: { activeTab: tab }, replace: true })
       },
     }),

@@ -16,7 +16,7 @@ import {
 } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
-import { LOGO_MAX_BYTES, LOGO_TYPES } from '@trove/contracts/shell'
+import { LOGO_MAX_BYTES, LOGO_TYPES } from '@trove/contracts/shellConstants'
 import { type FormEvent, useEffect, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'

@@ -1,11 +1,10 @@
 import { Alert, Button, Card, Group, Select, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { Messages } from '@trove/contracts/messages'
-import { LicenseType } from '@trove/contracts/shell'
 import { type FormEvent, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { type LicenseInput, useChangeLicense, useLicense } from './api/license'
 
-const TYPES = LicenseType.options.filter((t) => t !== 'N/A') as LicenseInput['type'][]
+const TYPES: LicenseInput['type'][] = ['OSS', 'JCR', 'CE', 'PRO', 'ENTERPRISE', 'ENTERPRISE_PLUS', 'EDGE', 'TRIAL']
 const date = (ms: number | null) => (ms === null ? 'Never' : new Date(ms).toLocaleDateString(undefined, { dateStyle: 'long' }))
 
 /** Admin › Licenses (admin.licenses.licenses): the installed licence, install another, remove it. */
