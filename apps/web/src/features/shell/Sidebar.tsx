@@ -46,11 +46,12 @@ export function Sidebar({ sidebars, active, groups, ctx, pathname, onSwitch }: S
               {items.map(({ item, disabled }) =>
                 disabled ? (
                   <Tooltip key={item.id} label={disabled} position="right">
-                    <NavLink component="button" label={item.label} disabled aria-disabled="true" />
+                    <NavLink component="button" py={6} label={item.label} disabled aria-disabled="true" />
                   </Tooltip>
                 ) : (
                   <NavLink
                     key={item.id}
+                    py={6}
                     component={Link}
                     to={item.path}
                     label={item.label}
