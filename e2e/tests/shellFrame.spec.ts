@@ -209,3 +209,20 @@ test('a reverse proxy: new, saved, its nginx configuration shown to copy', async
   await page.goto('/ui/admin/proxies/configuration')
   await expect(page.getByRole('link', { name })).toBeVisible()
 })
+
+test('the dark theme passes the accessibility check too, and the login page does', async ({ page, context }) => {
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  for (const path of ['/ui/admin/mission_control/topology', '/ui/admin/artifactory/list', '/ui/admin/configuration/general']) {
+    await page.goto(path)
+    await page.waitForLoadState('networkidle')
+    await expectAccessible(page)
+  }
+  await page.keyboard.press('Alt+T')
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light')
+  await context.clearCookies()
+  await page.goto('/ui/login')
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+  await expectAccessible(page)
+})
