@@ -106,6 +106,27 @@ describe('licences', () => {
 
   it('are for admins only', async () => {
     expect((await get('/admin/license')).statusCode).toBe(401)
+    await t.fastify.inject({
+      method: 'PUT',
+      url: api('/admin/security/registration'),
+      headers: sessionHeaders(admin),
+      payload: { enabled: true },
+    })
+    const made = await t.fastify.inject({
+      method: 'POST',
+      url: api('/auth/register'),
+      payload: { name: 'uma', email: 'uma@example.com', password: 'uma-password' },
+    })
+    expect(made.statusCode).toBeLessThan(300)
+    const uma = await signIn(t.fastify, 'uma', 'uma-password')
+    for (const path of ['/admin/license', '/admin/instance', '/generalConfig', '/admin/reverseProxies']) {
+      expect((await get(path, uma)).statusCode, path).toBe(403)
+    }
+    expect((await send('PUT', '/generalConfig', { serverName: 'x', baseUrl: '', readOnly: true }, uma)).statusCode).toBe(403)
+    // A user's own console state is theirs.
+    expect((await send('PUT', '/localStorage', { a: 'b' }, uma)).statusCode).toBe(204)
+    expect((await get('/localStorage', admin)).json()).not.toHaveProperty('a')
+    expect((await get('/onboarding/initStatus', uma)).json().isOnboardingNeeded).toBe(false)
   })
 })
 
