@@ -185,7 +185,13 @@ export function AppShell() {
               />
             )}
           </Group>
-          <SearchSlot ref={searchRef} type={searchTypeFor(pathname)} projectKey={ctx.selectedProject} />
+          {/* §4.2: the search model resets when the project key changes. */}
+          <SearchSlot
+            key={ctx.selectedProject ?? ''}
+            ref={searchRef}
+            type={searchTypeFor(pathname)}
+            projectKey={ctx.selectedProject}
+          />
           <Group gap="xs" wrap="nowrap">
             <QuickActionMenu items={menuActions} onAction={onAction} bubble={nav.quickActionBubble} />
             <HelpMenu items={helpMenu(ctx)} onAction={onAction} />

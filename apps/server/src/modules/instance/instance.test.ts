@@ -70,6 +70,16 @@ describe('start-up calls (shell §4.5)', () => {
     expect((await get('/system/configuration/webServer', admin)).json()).toEqual({ baseUrl: null, reverseProxies: [] })
   })
 
+  it('give the SAML logout URL when SAML is on, and only an http(s) one', async () => {
+    const { setSetting } = await import('../settings/repo.js')
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: true, logoutUrl: 'https://idp.example.org/logout' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: 'https://idp.example.org/logout' })
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: true, logoutUrl: 'javascript:alert(1)' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: false, logoutUrl: 'https://idp.example.org/logout' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
+  })
+
   it('keep a user’s console state', async () => {
     expect(
       (await send('PUT', '/localStorage', { 'menu.application': '/packages', 'onboarding.wizardClosed': 'true' })).statusCode,

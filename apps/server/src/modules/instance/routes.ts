@@ -42,6 +42,8 @@ const SERVICES = ['artifactory', 'access', 'xray', 'distribution', 'mc', 'insigh
 const RUNNING = new Set(['artifactory', 'access'])
 
 const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
+/** Written by the single-sign-on area. */
+const SAML_SETTING = 'security.saml'
 
 /**
  * The console's start-up calls (shell §4.5), under /ui/api/v1/ui. The first five answer anyone;
@@ -189,8 +191,10 @@ export const startupRoutes =
       },
       async (request) => {
         await callerOrAnonymous(request)
-        const saml = await getSetting<{ logoutUrl?: string | null; enabled?: boolean } | null>(db, 'sso.saml', null)
-        return { logoutUrl: saml?.enabled !== false && saml?.logoutUrl ? saml.logoutUrl : null }
+        // The SAML settings the single-sign-on area keeps; only an http(s) address is followed.
+        const saml = await getSetting<{ logoutUrl?: string | null; enabled?: boolean } | null>(db, SAML_SETTING, null)
+        const url = saml?.enabled && saml.logoutUrl ? saml.logoutUrl : null
+        return { logoutUrl: url && /^https?:\/\//i.test(url) ? url : null }
       },
     )
 
