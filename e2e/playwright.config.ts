@@ -16,6 +16,8 @@ export const SECURITY_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_POR
 export const ACCOUNTS_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 2}`
 /** A fourth for single sign-on journeys (providers on the login screen, auto-redirect). */
 export const SSO_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 3}`
+/** A fourth for journeys that change the instance model (licence, read-only mode, quota, flags). */
+export const INSTANCE_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 4}`
 
 export default defineConfig({
   testDir: 'tests',
@@ -30,7 +32,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL, SSO_URL].map((url, i) => ({
+  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL, SSO_URL, INSTANCE_URL].map((url, i) => ({
     command: 'node ../apps/server/dist/src/main.js',
     url: `${url}/api/system/ping`,
     reuseExistingServer: false,

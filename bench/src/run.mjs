@@ -4,6 +4,7 @@ import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOperations } from './operations.mjs'
 import { benchRepositories } from './repositories.mjs'
+import { benchShell } from './shell.mjs'
 
 /** Each area adds its suite here: a function that measures and reports rows. */
 const suites = {
@@ -11,6 +12,7 @@ const suites = {
   operations: benchOperations,
   access: benchAccess,
   repositories: benchRepositories,
+  shell: benchShell,
 }
 
 const wanted = process.argv.slice(2)

@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test'
 import { mailText, startSmtp } from '../../apps/server/test/smtp'
 import { ADMIN_PASSWORD } from '../playwright.config'
+import { USER_LANDING } from './signIn'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -31,7 +32,7 @@ test('self-registration, once an admin opens it', async ({ page, request }) => {
   await page.getByLabel('New password', { exact: true }).fill('kim-password')
   await page.getByLabel('Confirm new password').fill('kim-password')
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(USER_LANDING)
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('kim')
 })
 
@@ -58,7 +59,7 @@ test('an invitation by mail: the link makes the account and signs in; a bad link
     await page.getByLabel('New password', { exact: true }).fill('lee-password')
     await page.getByLabel('Confirm new password').fill('lee-password')
     await page.getByRole('button', { name: 'Create account' }).click()
-    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page).toHaveURL(USER_LANDING)
     await expect(page.getByRole('button', { name: 'User menu' })).toContainText('lee')
 
     // Used, or missing: login with logout (shell §4.2). Signed out: a signed-in user is sent on first.

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import { ADMIN_PASSWORD, SECURITY_URL } from '../playwright.config'
+import { ADMIN_LANDING } from './signIn'
 
 // This journey turns MFA on for everyone, so it runs on its own server, one step after another.
 test.describe.configure({ mode: 'serial' })
@@ -50,8 +51,8 @@ test('an admin requires MFA for everyone; signing in then enrols with a QR code'
   await page.getByRole('textbox').first().fill('')
   for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace')
   await typeCode(page, code(secret), 'Confirm')
-  await expect(page).toHaveURL(/\/ui\/overview$/)
-  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await expect(page.getByRole('heading', { name: 'Topology', level: 1 })).toBeVisible()
 })
 
 test('the next sign-in asks for a one-time code', async ({ page }) => {
@@ -64,6 +65,7 @@ test('the next sign-in asks for a one-time code', async ({ page }) => {
   await signInWithPassword(page)
   await expect(page).toHaveURL(/\/ui\/login\/otp-login$/)
   await typeCode(page, code(secret, 1), 'Verify')
+  // The page asked for before sign-in opens after it.
   await expect(page).toHaveURL(/\/ui\/overview$/)
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('admin')
 })

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { mailText, startSmtp } from '../../apps/server/test/smtp'
 import { ACCOUNTS_URL, ADMIN_PASSWORD } from '../playwright.config'
+import { ADMIN_LANDING } from './signIn'
 
 // This journey changes the admin's password, so it runs on its own server.
 test.use({ baseURL: ACCOUNTS_URL })
@@ -53,7 +54,7 @@ test('forgot password: the mailed link sets a new password and signs in', async 
     await page.getByLabel('New password', { exact: true }).fill('a-brand-new-password')
     await page.getByLabel('Confirm new password').fill('a-brand-new-password')
     await page.getByRole('button', { name: 'Set password and sign in' }).click()
-    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page).toHaveURL(ADMIN_LANDING)
     await expect(page.getByRole('button', { name: 'User menu' })).toContainText('admin')
     const session = (await page.context().cookies()).find((c) => c.name === 'trove_session')
     expect(session?.expires).toBe(-1) // signed in with remember-me off

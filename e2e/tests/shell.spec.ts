@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { ADMIN_PASSWORD } from '../playwright.config'
-import { signInAsAdmin } from './signIn'
+import { ADMIN_LANDING, signInAsAdmin } from './signIn'
 
-test('sign in, see the overview, hit a 404, sign out', async ({ page, context }) => {
+test('sign in, land on topology, hit a 404, sign out', async ({ page, context }) => {
   await page.goto('/')
   await expect(page).toHaveURL(/\/ui\/login$/)
   await expect(page).toHaveTitle('Login - Trove')
@@ -14,9 +14,9 @@ test('sign in, see the overview, hit a 404, sign out', async ({ page, context })
 
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
-  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible()
-  await expect(page).toHaveTitle('Overview - Trove')
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await expect(page.getByRole('heading', { name: 'Topology', level: 1 })).toBeVisible()
+  await expect(page).toHaveTitle('Topology - Trove')
   const session = (await context.cookies()).find((c) => c.name === 'trove_session')
   expect(session?.httpOnly).toBe(true)
   expect(session?.sameSite).toBe('Lax')
@@ -41,9 +41,9 @@ test('sign in, see the overview, hit a 404, sign out', async ({ page, context })
 test('a signed-in user who opens the login page is sent on', async ({ page }) => {
   await signInAsAdmin(page)
   await page.goto('/ui/login')
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
   await page.goto('/ui/auth')
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
 })
 
 test('the 406 page shows the request id', async ({ page }) => {
@@ -93,7 +93,7 @@ test('back from 60 s of idleness, an ended session sends the user to sign in', a
   const csrf = (await context.cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
   expect((await page.request.post('/ui/api/v1/ui/auth/logout', { headers: { 'x-csrf-token': csrf } })).status()).toBe(204)
   await page.mouse.move(10, 10)
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
   await page.clock.fastForward(61_000)
   await page.mouse.move(200, 200)
   await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)

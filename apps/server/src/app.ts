@@ -37,6 +37,9 @@ import { principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
+import { enforceReadOnly } from './modules/instance/readOnly.js'
+import { startupRoutes } from './modules/instance/routes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
@@ -144,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { 1: 4 } }, // BROTLI_PARAM_QUALITY = 4: fast enough to compress on the fly
   })
   enforceAccess(app, ctx.principal, async (p) => (await authz.projectAdminOf(p.userId)).length > 0)
+  enforceReadOnly(app, db.kysely)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -206,6 +210,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             .catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
         }, config.repositories.blobGcIntervalS * 1000).unref()
       : undefined
+  await app.register(startupRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(instanceAdminRoutes(ctx), { prefix: '/ui/api/v1/ui' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -73,6 +73,13 @@ const EnvSchema = z.object({
   TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
+  // shell: the instance model's defaults (an admin's choice, kept in the database, wins)
+  TROVE_FLAVOUR: z.enum(['platform', 'oss', 'jcr', 'ce', 'edge', 'edge_trial', 'tour']).default('platform'),
+  TROVE_DEPLOYMENT: z.enum(['cloud', 'onprem', 'lightweight']).default('onprem'),
+  TROVE_FEATURES: z
+    .string()
+    .regex(/^-?[A-Za-z]+(,-?[A-Za-z]+)*$/, 'expected a comma-separated list of feature names, - to turn one off')
+    .optional(),
 })
 
 export interface Config {
@@ -97,6 +104,8 @@ export interface Config {
     /** How often unreferenced blobs are freed (seconds; 0: only when asked). */
     blobGcIntervalS: number
   }
+  /** shell: the instance model's defaults */
+  instance: { flavour: string; deployment: string; features: Record<string, boolean> }
 }
 
 export class ConfigError extends Error {}
@@ -141,6 +150,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       uploadMaxBytes: e.TROVE_UPLOAD_MAX_SIZE,
       archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
+    },
+    instance: {
+      flavour: e.TROVE_FLAVOUR,
+      deployment: e.TROVE_DEPLOYMENT,
+      features: Object.fromEntries(
+        (e.TROVE_FEATURES ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((f) => (f.startsWith('-') ? [f.slice(1), false] : [f, true])),
+      ),
     },
   }
 }

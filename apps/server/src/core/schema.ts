@@ -41,6 +41,9 @@ export interface Database {
   files: FilesTable
   file_properties: FilePropertiesTable
   remote_cache: RemoteCacheTable
+  // shell
+  user_local_storage: UserLocalStorageTable
+  reverse_proxies: ReverseProxiesTable
 }
 
 // ---- access control: groups, permission targets, roles, projects, audit ----
@@ -387,4 +390,20 @@ export interface RemoteCacheTable {
   status: number
   content_type: string | null
   fetched_at: number
+}
+
+// shell: per-user console state and reverse proxy configurations
+export interface UserLocalStorageTable {
+  user_id: number
+  key: string
+  value: string
+  updated_at: number
+}
+
+export interface ReverseProxiesTable {
+  key: string
+  /** JSON of the ReverseProxy contract */
+  config: string
+  created_at: number
+  updated_at: number
 }

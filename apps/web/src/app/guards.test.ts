@@ -1,7 +1,21 @@
 import type { UserData } from '@trove/contracts/auth'
 import { Messages } from '@trove/contracts/messages'
+import type { Entitlements } from '@trove/contracts/shell'
 import { describe, expect, it } from 'vitest'
-import { afterPassword, cliGuard, internalErrorGuard, landingGuard, POST_LOGIN_PATH, sessionGuard } from './guards'
+import { shellContext } from '../features/shell/model'
+import {
+  afterPassword,
+  cliGuard,
+  closeFreeTierWizard,
+  hashRedirect,
+  internalErrorGuard,
+  legacyBundlesPath,
+  onboardingRedirect,
+  POST_LOGIN_PATH,
+  quickSetupRedirect,
+  sessionGuard,
+} from './guards'
+import { adminPathGuard, demoAdminGuard, landingGuard, licenseGuard, releaseBundlesTab, securityTeaserGuard } from './shellGuards'
 
 const anonymous: UserData = { name: 'anonymous', realm: 'anonymous', admin: false, anonymous: true, mfaStatus: 'none' }
 const alice: UserData = { name: 'alice', realm: 'internal', admin: false, anonymous: false, mfaStatus: 'none' }
@@ -47,10 +61,148 @@ describe('internalErrorGuard', () => {
   })
 })
 
+const admin: UserData = { ...alice, name: 'admin', admin: true }
+const ctx = (user: UserData, over: Partial<Entitlements> = {}, rest: object = {}) =>
+  ({
+    ...shellContext(
+      user,
+      {
+        flavour: 'platform',
+        deployment: 'onprem',
+        license: { type: 'OSS', licensedTo: null, validThrough: null },
+        cloudTrial: false,
+        anonymousAccess: false,
+        uiAccessBlocked: false,
+        readOnly: false,
+        hasLogo: false,
+        ...over,
+      } as Entitlements,
+      { projects: true },
+    ),
+    ...rest,
+  }) as ReturnType<typeof shellContext>
+
 describe('landingGuard', () => {
-  it('lands anonymous users on login and signed-in users on the overview', () => {
-    expect(landingGuard(anonymous, closed)).toEqual({ kind: 'redirect', to: '/login' })
-    expect(landingGuard(alice, closed)).toEqual({ kind: 'redirect', to: '/overview' })
+  it('lands anonymous users on login, admins on topology and users on packages', () => {
+    expect(landingGuard(ctx(anonymous))).toEqual({ kind: 'redirect', to: '/login' })
+    expect(landingGuard(ctx(admin))).toEqual({ kind: 'redirect', to: '/admin/mission_control/topology' })
+    expect(landingGuard(ctx(alice))).toEqual({ kind: 'redirect', to: '/packages' })
+  })
+})
+
+describe('sessionGuard with UI access blocked', () => {
+  it('sends an anonymous user to login even when anonymous access is on', () => {
+    expect(sessionGuard(page, anonymous, { anonymousAccess: true, uiAccessBlocked: true })).toMatchObject({ to: '/login' })
+  })
+})
+
+describe('licenseGuard', () => {
+  const none = { license: { type: 'N/A' as const, licensedTo: null, validThrough: null } }
+  it('sends an admin without a licence to the licences page, and lets it open', () => {
+    expect(licenseGuard('/packages', ctx(admin, none))).toEqual({ kind: 'redirect', to: '/admin/license_management/licenses' })
+    expect(licenseGuard('/admin/license_management/licenses', ctx(admin, none))).toEqual({ kind: 'allow' })
+  })
+  it('sends anyone else to login with logout', () => {
+    expect(licenseGuard('/packages', ctx(alice, none))).toEqual({
+      kind: 'redirect',
+      to: '/login',
+      search: { logout: true },
+      logout: true,
+    })
+  })
+  it('lets everyone through with a licence', () => {
+    expect(licenseGuard('/packages', ctx(alice))).toEqual({ kind: 'allow' })
+  })
+})
+
+describe('adminPathGuard', () => {
+  it('lets an admin open admin pages but blocks disabled or hidden items', () => {
+    expect(adminPathGuard('/admin/configuration/general', ctx(admin))).toEqual({ kind: 'allow' })
+    // LDAP needs a Pro licence; the peers page needs distribution.
+    expect(adminPathGuard('/admin/configuration/security/ldap', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/monitoring/pdn', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/license_management/licenses', ctx(admin, { deployment: 'cloud' }))).toMatchObject({
+      notice: Messages.notAuthorized,
+    })
+  })
+  it('sends a non-admin to their landing with the not-authorized notice', () => {
+    expect(adminPathGuard('/admin/management/users', ctx(alice))).toEqual({
+      kind: 'redirect',
+      to: '/packages',
+      notice: Messages.notAuthorized,
+    })
+  })
+  it('lets a project admin with a project selected into project settings only', () => {
+    const projectAdmin = ctx(alice, {}, { canAdminProjects: true, selectedProject: 'web' })
+    expect(adminPathGuard('/admin/projects/members', projectAdmin)).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/admin/configuration/general', projectAdmin)).toMatchObject({ notice: Messages.notAuthorized })
+  })
+  it('shows a non-admin in the tour environment the demo teaser', () => {
+    expect(adminPathGuard('/admin/management/users', ctx(alice, { flavour: 'tour' }))).toEqual({
+      kind: 'redirect',
+      to: '/demo/admin/management/users',
+    })
+  })
+  it('ignores paths outside /admin', () => {
+    expect(adminPathGuard('/packages', ctx(alice))).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/administrator', ctx(alice))).toEqual({ kind: 'allow' })
+  })
+})
+
+describe('teasers and redirects', () => {
+  it('demo admin paths: known ones show, others go to /packages', () => {
+    expect(demoAdminGuard('projects/list')).toEqual({ kind: 'allow' })
+    expect(demoAdminGuard('nothing/here')).toEqual({ kind: 'redirect', to: '/packages' })
+  })
+  it('the security teaser gives way to the policies only with the scanner and a licence', () => {
+    const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }
+    expect(securityTeaserGuard(ctx(admin, ent))).toEqual({ kind: 'allow' })
+    expect(securityTeaserGuard(ctx(admin, ent, { services: new Set(['xray']) }))).toEqual({
+      kind: 'redirect',
+      to: '/admin/security_policies',
+    })
+    expect(securityTeaserGuard(ctx(admin, {}, { services: new Set(['xray']) }))).toEqual({ kind: 'allow' })
+  })
+  it('release bundles open the source tab with Enterprise+ and distribution, else target', () => {
+    const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }
+    expect(releaseBundlesTab(ctx(admin, ent, { services: new Set(['distribution']) }))).toBe('source')
+    expect(releaseBundlesTab(ctx(admin, ent))).toBe('target')
+    expect(releaseBundlesTab(ctx(admin, {}, { services: new Set(['distribution']) }))).toBe('target')
+  })
+  it('rewrites the old bundles path and old hash links', () => {
+    expect(legacyBundlesPath('/bundles/target/x/1')).toBe('/release-bundles/target/x/1')
+    expect(legacyBundlesPath('/bundlesx')).toBeNull()
+    expect(hashRedirect('#/builds/app/42')).toEqual({ to: '/builds/app/42', search: { jenkinsRedirect: true } })
+    expect(hashRedirect('#/artifacts/browse/tree/General/libs/a.jar')).toEqual({ to: '/repos/libs/a.jar' })
+    expect(hashRedirect('')).toBeNull()
+  })
+})
+
+describe('sign-in redirects (§4.2)', () => {
+  it('quick setup opens on a first login with quick deploy, arriving from login', () => {
+    expect(quickSetupRedirect({ isFirstLogin: true, quickDeployEnabled: true, fromLogin: true })).toBe(true)
+    expect(quickSetupRedirect({ isFirstLogin: false, quickDeployEnabled: true, fromLogin: true })).toBe(false)
+    expect(quickSetupRedirect({ isFirstLogin: true, quickDeployEnabled: true, fromLogin: false })).toBe(false)
+  })
+  it('onboarding opens for an admin who needs it, unless the target is excluded', () => {
+    const s = {
+      admin: true,
+      onboardingNeeded: true,
+      newOnboarding: true,
+      fromLogin: true,
+      quickDeployEnabled: false,
+      platformGetStarted: false,
+      target: '/packages',
+    }
+    expect(onboardingRedirect(s)).toBe(true)
+    expect(onboardingRedirect({ ...s, target: '/login/otp-login' })).toBe(false)
+    expect(onboardingRedirect({ ...s, target: '/artifacts/browse/tree/General' })).toBe(false)
+    expect(onboardingRedirect({ ...s, quickDeployEnabled: true })).toBe(false)
+    expect(onboardingRedirect({ ...s, admin: false })).toBe(false)
+  })
+  it('a free-tier admin’s open wizard is closed on arrival from login', () => {
+    expect(closeFreeTierWizard({ admin: true, freeTier: true, wizardClosed: false, fromLogin: true })).toBe(true)
+    expect(closeFreeTierWizard({ admin: true, freeTier: true, wizardClosed: true, fromLogin: true })).toBe(false)
   })
 })
 
@@ -64,8 +216,8 @@ describe('afterPassword', () => {
 
 describe('the command-line sign-in', () => {
   it('comes first after sign-in when a client is waiting', () => {
-    expect(landingGuard(alice, closed, true)).toEqual({ kind: 'redirect', to: '/plugs/extension/cli/verify' })
-    expect(landingGuard(anonymous, closed, true)).toEqual({ kind: 'redirect', to: '/login' })
+    expect(landingGuard(ctx(alice), true)).toEqual({ kind: 'redirect', to: '/plugs/extension/cli/verify' })
+    expect(landingGuard(ctx(anonymous), true)).toEqual({ kind: 'redirect', to: '/login' })
   })
 
   it('sends the CLI routes without a stored client session to login with logout', () => {

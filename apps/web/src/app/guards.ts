@@ -17,6 +17,8 @@ export interface GuardRoute {
 
 export interface GuardInstance {
   anonymousAccess: boolean
+  /** Shell §4.2: UI access can be blocked, which sends an anonymous user to login. */
+  uiAccessBlocked?: boolean
 }
 
 /** The default route after sign-in. */
@@ -30,7 +32,7 @@ export const POST_LOGIN_PATH = '/'
 export function sessionGuard(route: GuardRoute, user: UserData, instance: GuardInstance): GuardResult {
   if (route.login && !user.anonymous) return { kind: 'redirect', to: POST_LOGIN_PATH }
   if (route.public) return ALLOW
-  if (user.anonymous && !instance.anonymousAccess) {
+  if (user.anonymous && (!instance.anonymousAccess || instance.uiAccessBlocked)) {
     return { kind: 'redirect', to: '/login', search: { logout: true }, notice: Messages.notAuthorized, logout: true }
   }
   return ALLOW
@@ -41,15 +43,69 @@ export function internalErrorGuard(previousPath: string | undefined): GuardResul
   return previousPath ? ALLOW : { kind: 'redirect', to: '/' }
 }
 
+/** Shell §2.5: the old bundles path becomes the release-bundles path. */
+export function legacyBundlesPath(path: string): string | null {
+  return /^\/bundles(\/|$)/.test(path) ? path.replace(/^\/bundles/, '/release-bundles') : null
+}
+
 /**
- * Landing for / and /home. Shell §4.1's per-kind landing tabs (topology, packages, repos, …) arrive
- * with their screens; until then every signed-in user lands on the overview.
+ * Shell §2.4: old links carrying a hash: the builds hash becomes the builds path with
+ * jenkinsRedirect=true; any other (an artifact browser link) becomes /repos/{path}.
  */
-export function landingGuard(user: UserData, instance: GuardInstance, cliLoginWaiting = false): GuardResult {
-  if (user.anonymous && !instance.anonymousAccess) return { kind: 'redirect', to: '/login' }
-  // A command-line client is waiting for this sign-in: approving it comes first.
-  if (cliLoginWaiting && !user.anonymous) return { kind: 'redirect', to: '/plugs/extension/cli/verify' }
-  return { kind: 'redirect', to: '/overview' }
+export function hashRedirect(hash: string): { to: string; search?: Record<string, unknown> } | null {
+  const path = hash.replace(/^#\/?/, '')
+  if (!path) return null
+  if (path.startsWith('builds/')) return { to: `/${path}`, search: { jenkinsRedirect: true } }
+  const repoPath = path.replace(/^artifacts\/browse\/tree\/General\/?/, '')
+  return repoPath ? { to: `/repos/${repoPath}` } : null
+}
+
+/** Shell §4.2: arriving from sign-in on a first login with quick deploy on, quick setup opens. */
+export function quickSetupRedirect(s: { isFirstLogin: boolean; quickDeployEnabled: boolean; fromLogin: boolean }): boolean {
+  return s.isFirstLogin && s.quickDeployEnabled && s.fromLogin
+}
+
+const ONBOARDING_EXCLUDED = [
+  /^\/authorization/,
+  /^\/login\/mfa-enroll/,
+  /^\/login\/otp-login/,
+  /^\/artifacts\/browse/,
+  /^\/repos\//,
+  /^\/native\//,
+]
+
+/**
+ * Shell §4.2: an admin who needs the new onboarding, arriving from sign-in, with neither quick
+ * deploy nor the platform get-started feature, goes to onboarding unless the target is excluded.
+ */
+export function onboardingRedirect(s: {
+  admin: boolean
+  onboardingNeeded: boolean
+  newOnboarding: boolean
+  fromLogin: boolean
+  quickDeployEnabled: boolean
+  platformGetStarted: boolean
+  target: string
+}): boolean {
+  return (
+    s.admin &&
+    s.newOnboarding &&
+    s.onboardingNeeded &&
+    s.fromLogin &&
+    !s.quickDeployEnabled &&
+    !s.platformGetStarted &&
+    !ONBOARDING_EXCLUDED.some((re) => re.test(s.target))
+  )
+}
+
+/** Shell §4.2: a free-tier admin whose wizard is still open, arriving from sign-in, gets it closed. */
+export function closeFreeTierWizard(s: {
+  admin: boolean
+  freeTier: boolean
+  wizardClosed: boolean
+  fromLogin: boolean
+}): boolean {
+  return s.admin && s.freeTier && !s.wizardClosed && s.fromLogin
 }
 
 /**

@@ -18,7 +18,6 @@ import {
   getSamlRegistrationId,
   resolveRedirectTo,
 } from '../features/auth/api/sso'
-import { notify } from '../lib/notify'
 import { ScreenLoader } from '../ui/ScreenLoader'
 import {
   autoRedirectTarget,
@@ -30,14 +29,16 @@ import {
 } from './autoRedirectLogin'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
-import { cliGuard, type GuardResult, internalErrorGuard, invitationGuard, landingGuard, sessionGuard } from './guards'
+import { cliGuard, hashRedirect, internalErrorGuard, invitationGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
+import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
 import { operationsRoutes } from './routes/operations'
 import { repositoryRoutes } from './routes/repositories'
+import { shellRoutes } from './routes/shell'
 import { ssoRoutes } from './routes/sso'
 
 export interface RouterContext {
@@ -53,25 +54,7 @@ declare module '@tanstack/react-router' {
   }
 }
 
-/** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
-function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
-  return lazyRouteComponent(() => loadChunk(id, importer), exportName)
-}
 const pending = () => screen('pending', () => import('./screens/PendingScreen'), 'PendingScreen')
-
-/** Instance settings the guards read; anonymous access arrives with the security configuration. */
-const instance = { anonymousAccess: false }
-
-/** Carries out a guard's answer; "with logout" ends the session before going to sign in. */
-async function follow(result: GuardResult, queryClient: QueryClient): Promise<void> {
-  if (result.kind === 'allow') return
-  if (result.notice) notify({ color: 'red', message: result.notice, autoClose: 4500 })
-  if (result.logout) {
-    await logout()
-    queryClient.clear()
-  }
-  throw redirect({ to: result.to, search: result.search, replace: true })
-}
 
 /** Full-page navigation away from the console; the router waits while the browser leaves. */
 function leaveFor(url: string): Promise<never> {
@@ -146,7 +129,7 @@ const loginRoute = createRoute({
   beforeLoad: async ({ context, location }) => {
     saveCliLogin(location.search as Record<string, unknown>)
     await follow(
-      sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), instance),
+      sessionGuard({ public: true, login: true }, await currentUser(context.queryClient), { anonymousAccess: false }),
       context.queryClient,
     )
   },
@@ -245,13 +228,15 @@ const logoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/logout',
   staticData: { name: 'logout' },
+  // Shell §4.2: reset the user data, log out, and a SAML user goes on to the SAML logout URL.
   beforeLoad: async ({ context, preload }) => {
     // A hovered Logout link preloads this route: only a real navigation signs out.
     if (preload) return
+    const rt = await import('./shellRuntime')
     const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
+    rt.resetStartup()
     await logout()
     context.queryClient.clear()
-    // Shell §4.2: a SAML user then goes to the identity provider's logout URL.
     if (user?.realm === 'saml') {
       const target = samlLogoutTarget(user, (await getSamlLogoutUrl().catch(() => null))?.logoutUrl)
       if (target) await leaveFor(target)
@@ -291,21 +276,41 @@ const appLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
   beforeLoad: async ({ context, location }) => {
-    const result = sessionGuard({ public: false, login: false }, await currentUser(context.queryClient), instance)
+    const user = await currentUser(context.queryClient)
+    const rt = await import('./shellRuntime')
+    // Shell §4.5: the start-up runs once; its failures are silent.
+    await rt.startApplication(context.queryClient)
+    const ctx = rt.contextFromCache(context.queryClient)
+    const result = sessionGuard({ public: false, login: false }, user, ctx)
     // Remember where the user was going, to open it after sign-in.
     if (result.kind === 'redirect' && result.to === '/login') savePostLoginPath(location.href)
     await follow(result, context.queryClient)
+    await follow(rt.licenseGuard(location.pathname.replace(/^\/ui/, ''), ctx), context.queryClient)
   },
   component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
 })
 
-const landing = async ({ context }: { context: RouterContext }) => {
+export type AppLayoutRoute = typeof appLayout
+
+const landing = async ({ context, location }: { context: RouterContext; location: { hash: string } }) => {
+  // Shell §2.4: old links carrying a hash.
+  const old = hashRedirect(location.hash ? `#${location.hash.replace(/^#/, '')}` : '')
+  if (old)
+    throw redirect({
+      href: `/ui${old.to}${old.search ? `?${new URLSearchParams(old.search as Record<string, string>)}` : ''}`,
+      replace: true,
+    })
   const user = await currentUser(context.queryClient)
   if (!user.anonymous) {
+    // The frame's code loads while the start-up calls run, not after them.
+    void loadChunk('app-shell', () => import('./AppShell')).catch(() => {})
+    if (user.admin) void import('./screens/ShellScreens').catch(() => {})
     const path = resolvePostLoginPath(takePostLoginPath(), user)
     if (path !== '/') throw redirect({ href: `/ui${path}`, replace: true })
   }
-  await follow(landingGuard(user, instance, storedCliLogin() !== null), context.queryClient)
+  const rt = await import('./shellRuntime')
+  await rt.startApplication(context.queryClient)
+  await follow(rt.landingGuard(rt.contextFromCache(context.queryClient), storedCliLogin() !== null), context.queryClient)
 }
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: landing })
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/home', beforeLoad: landing })
@@ -316,11 +321,6 @@ const overviewRoute = createRoute({
   staticData: { name: 'overview', title: 'Overview' },
   component: screen('overview', () => import('../features/overview/OverviewPage'), 'OverviewPage'),
 })
-
-/** The 'tested' feature is not supported by this instance, so these routes cancel navigation. */
-const testedOnly = () => {
-  throw redirect({ to: previousPath() ?? '/', replace: true })
-}
 
 const profileRoute = createRoute({
   getParentRoute: () => appLayout,
@@ -336,25 +336,10 @@ const appScreens = [
   ['/tour_get_started', 'tour_get_started', 'Getting started'],
   ['/integrations', 'integrations', 'Integrations'],
   ['/packages/{-$packageId}/{-$versionId}', 'packages', 'Packages'],
-  ['/release-bundles', 'release-bundles', 'Release bundles'],
-  ['/release-bundles/$activeTab', 'release-bundles.tab', 'Release bundles'],
-  ['/release-bundles-teaser', 'release-bundles-teaser', 'Release bundles'],
-  ['/topology-teaser', 'topology-teaser', 'Topology'],
 ].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
 )
-const gatedScreens = [
-  ['/template', 'template', 'Template'],
-  ['/demo', 'demo', 'Demo'],
-].map(([path, name, title]) =>
-  createRoute({
-    getParentRoute: () => appLayout,
-    path: path as string,
-    staticData: { name, title },
-    beforeLoad: testedOnly,
-    component: pending(),
-  }),
-)
+const shell = shellRoutes(appLayout)
 
 const routeTree = rootRoute.addChildren([
   publicLayout.addChildren([
@@ -373,11 +358,15 @@ const routeTree = rootRoute.addChildren([
     overviewRoute,
     profileRoute,
     ...appScreens,
-    ...gatedScreens,
-    ...operationsRoutes(appLayout),
-    ...ssoRoutes(appLayout),
-    ...accessRoutes(appLayout),
-    ...repositoryRoutes(appLayout),
+    ...shell.appRoutes,
+    // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
+    shell.adminRoute.addChildren([
+      ...shell.adminRoutes,
+      ...operationsRoutes(shell.adminRoute),
+      ...ssoRoutes(shell.adminRoute),
+      ...accessRoutes(shell.adminRoute),
+      ...repositoryRoutes(shell.adminRoute),
+    ]),
   ]),
 ])
 

@@ -72,7 +72,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (value !== undefined) url.searchParams.set(key, String(value))
   }
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  // A file (a logo, say) goes as it is, typed by itself; anything else as JSON.
+  const raw = typeof Blob !== 'undefined' && options.body instanceof Blob
+  if (options.body !== undefined) headers['content-type'] = raw ? (options.body as Blob).type : 'application/json'
   if (method !== 'GET') {
     const csrf = readCookie(CSRF_COOKIE)
     if (csrf) headers[CSRF_HEADER] = csrf
@@ -81,7 +83,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     method,
     headers,
     credentials: 'same-origin',
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.body === undefined ? undefined : raw ? (options.body as Blob) : JSON.stringify(options.body),
     signal: options.signal,
   })
   if (!response.ok) {

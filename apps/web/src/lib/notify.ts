@@ -12,7 +12,9 @@ export function notify(data: NotificationData): void {
     wanted = true
     for (const listener of listeners) listener()
   }
-  void import('@mantine/notifications').then(({ notifications }) => notifications.show(data))
+  void import('@mantine/notifications').then(({ notifications }) =>
+    notifications.show({ closeButtonProps: { 'aria-label': 'Close notification' }, ...data }),
+  )
 }
 
 /** True once something has been notified: the root then mounts the notification host. */

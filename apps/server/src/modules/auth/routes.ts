@@ -4,6 +4,7 @@ import { type SerializeOptions, serialize } from 'cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
+import { readGeneralConfig } from '../instance/service.js'
 import { ANONYMOUS_ACCESS_SETTING, getSetting } from '../settings/repo.js'
 import { sessionToken } from './principal.js'
 import { signIn, userData } from './service.js'
@@ -102,7 +103,7 @@ export const authRoutes =
         },
       },
       async () => ({
-        serverName: ctx.config.serverName ?? null,
+        serverName: (await readGeneralConfig(ctx.db.kysely, ctx.config)).serverName || null,
         version: ctx.build.version,
         revision: ctx.build.revision,
         anonymousAccess: await getSetting(ctx.db.kysely, ANONYMOUS_ACCESS_SETTING, false),

@@ -55,21 +55,21 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
 
   const usersRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/users',
+    path: 'management/users',
     staticData: { name: 'admin.management.users', title: 'Users' },
     beforeLoad: adminOnly,
     component: screen('access-users', users, 'UsersPage'),
   })
   const userNewRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/users/new',
+    path: 'management/users/new',
     staticData: { name: 'admin.management.users.new', title: 'New user' },
     beforeLoad: adminOnly,
     component: () => <UserFormLazy />,
   })
   const userEditRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/users/$name',
+    path: 'management/users/$name',
     staticData: { name: 'admin.management.users.edit', title: 'Edit user' },
     beforeLoad: adminOnly,
     component: function UserEdit() {
@@ -79,21 +79,21 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
   })
   const groupsRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/groups',
+    path: 'management/groups',
     staticData: { name: 'admin.management.groups', title: 'Groups' },
     beforeLoad: adminOnly,
     component: screen('access-groups', groups, 'GroupsPage'),
   })
   const groupNewRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/groups/new',
+    path: 'management/groups/new',
     staticData: { name: 'admin.management.groups.new', title: 'New group' },
     beforeLoad: adminOnly,
     component: () => <GroupFormLazy />,
   })
   const groupEditRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/groups/$name',
+    path: 'management/groups/$name',
     staticData: { name: 'admin.management.groups.edit', title: 'Edit group' },
     beforeLoad: adminOnly,
     component: function GroupEdit() {
@@ -103,21 +103,21 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
   })
   const permissionsRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/permissions',
+    path: 'management/permissions',
     staticData: { name: 'admin.management.permissions', title: 'Permissions' },
     beforeLoad: adminOnly,
     component: screen('access-permissions', permissions, 'PermissionsPage'),
   })
   const permissionNewRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/permissions/create',
+    path: 'management/permissions/create',
     staticData: { name: 'admin.management.permissions.create', title: 'New permission' },
     beforeLoad: adminOnly,
     component: () => <PermissionFormLazy />,
   })
   const permissionEditRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/permissions/$name',
+    path: 'management/permissions/$name',
     staticData: { name: 'admin.management.permissions.edit', title: 'Edit permission' },
     // Open to a signed-in user: one who manages this permission may change its grants (the server decides).
     component: function PermissionEdit() {
@@ -127,35 +127,35 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
   })
   const rolesRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/global_roles',
+    path: 'management/global_roles',
     staticData: { name: 'admin.management.global_roles', title: 'Global roles' },
     beforeLoad: adminOnly,
     component: screen('access-roles', () => import('../../features/access/GlobalRolesPage'), 'GlobalRolesPage'),
   })
   const auditRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/management/audit',
+    path: 'management/audit',
     staticData: { name: 'admin.management.audit', title: 'Audit' },
     beforeLoad: adminOnly,
     component: screen('access-audit', () => import('../../features/access/AuditPage'), 'AuditPage'),
   })
   const projectsRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/projects/list',
+    path: 'projects/list',
     staticData: { name: 'projects.main', title: 'Projects' },
     beforeLoad: projectAdminOnly,
     component: screen('access-projects', () => import('../../features/access/ProjectsListPage'), 'ProjectsListPage'),
   })
   const projectCreateRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/projects/create',
+    path: 'projects/create',
     staticData: { name: 'projects.create', title: 'Create project' },
     beforeLoad: adminOnly,
     component: screen('access-project-create', () => import('../../features/access/ProjectCreatePage'), 'ProjectCreatePage'),
   })
   const projectOverviewRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/projects/overview',
+    path: 'projects/overview',
     staticData: { name: 'projects.overview', title: 'Project overview' },
     validateSearch: projectSearch,
     beforeLoad: projectAdminOnly,
@@ -166,7 +166,7 @@ export function accessRoutes<P extends AnyRoute>(parent: P) {
   })
   const projectMembersRoute = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/projects/members',
+    path: 'projects/members',
     staticData: { name: 'projects.members', title: 'Project members' },
     validateSearch: projectSearch,
     beforeLoad: projectAdminOnly,

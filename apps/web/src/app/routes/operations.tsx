@@ -20,7 +20,7 @@ export function operationsRoutes<P extends AnyRoute>(parent: P) {
   return [
     createRoute({
       getParentRoute: () => parent,
-      path: '/admin/monitoring/service-status',
+      path: 'monitoring/service-status',
       staticData: { name: 'admin.monitoring.service-status', title: 'Service Status' },
       beforeLoad: adminOnly,
       component: lazyRouteComponent(
@@ -30,7 +30,7 @@ export function operationsRoutes<P extends AnyRoute>(parent: P) {
     }),
     createRoute({
       getParentRoute: () => parent,
-      path: '/admin/monitoring/system_logs',
+      path: 'monitoring/system_logs',
       staticData: { name: 'admin.monitoring.system_logs', title: 'System Logs' },
       beforeLoad: adminOnly,
       component: lazyRouteComponent(
@@ -40,7 +40,7 @@ export function operationsRoutes<P extends AnyRoute>(parent: P) {
     }),
     createRoute({
       getParentRoute: () => parent,
-      path: '/admin/support-zone',
+      path: 'support-zone',
       staticData: { name: 'admin.support-zone', title: 'Support Zone' },
       beforeLoad: adminOnly,
       component: lazyRouteComponent(

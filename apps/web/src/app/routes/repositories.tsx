@@ -24,14 +24,14 @@ const screen = (name: 'RepositoriesScreen' | 'NewRepositoryScreen' | 'EditReposi
 export function repositoryRoutes<P extends AnyRoute>(parent: P) {
   const list = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/repositories',
+    path: 'repositories',
     staticData: { name: 'admin.repositories', title: 'Repositories' },
     beforeLoad: adminOnly,
     component: screen('RepositoriesScreen'),
   })
   const create = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/repositories/$rclass/new',
+    path: 'repositories/$rclass/new',
     staticData: { name: 'admin.repositories.new', title: 'New repository' },
     beforeLoad: async (args) => {
       await adminOnly(args)
@@ -41,7 +41,7 @@ export function repositoryRoutes<P extends AnyRoute>(parent: P) {
   })
   const edit = createRoute({
     getParentRoute: () => parent,
-    path: '/admin/repositories/$rclass/$key/edit',
+    path: 'repositories/$rclass/$key/edit',
     staticData: { name: 'admin.repositories.edit', title: 'Edit repository' },
     beforeLoad: async (args) => {
       await adminOnly(args)

@@ -20,7 +20,7 @@ export function ssoRoutes<P extends AnyRoute>(parent: P) {
   return [
     createRoute({
       getParentRoute: () => parent,
-      path: '/admin/configuration/security/oauth',
+      path: 'configuration/security/oauth',
       staticData: { name: 'admin.security.oauth', title: 'OAuth SSO' },
       beforeLoad: ({ context }) => adminOnly(context),
       component: lazyRouteComponent(
@@ -30,7 +30,7 @@ export function ssoRoutes<P extends AnyRoute>(parent: P) {
     }),
     createRoute({
       getParentRoute: () => parent,
-      path: '/admin/configuration/security/saml_integration',
+      path: 'configuration/security/saml_integration',
       staticData: { name: 'admin.security.saml', title: 'SAML SSO' },
       beforeLoad: ({ context }) => adminOnly(context),
       component: lazyRouteComponent(

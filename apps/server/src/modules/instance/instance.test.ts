@@ -1,0 +1,255 @@
+import { Messages } from '@trove/contracts/messages'
+import type { ReverseProxy } from '@trove/contracts/shell'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
+
+let t: TestApp
+let admin: Session
+const api = (path: string) => `/ui/api/v1/ui${path}`
+
+beforeAll(async () => {
+  t = await createTestApp({ TROVE_FEATURES: 'tested,-helpLinks', TROVE_FLAVOUR: 'jcr' })
+  admin = await signIn(t.fastify)
+})
+afterAll(() => t.close())
+
+const get = (path: string, session?: Session) =>
+  t.fastify.inject({ method: 'GET', url: api(path), headers: session ? { cookie: session.cookie } : {} })
+const send = (method: 'PUT' | 'POST' | 'DELETE', path: string, payload?: object, session = admin) =>
+  payload === undefined
+    ? t.fastify.inject({ method, url: api(path), headers: sessionHeaders(session) })
+    : t.fastify.inject({ method, url: api(path), headers: sessionHeaders(session), payload })
+
+describe('start-up calls (shell §4.5)', () => {
+  it('answer the first five to anyone', async () => {
+    for (const path of ['/auth/current', '/frontend/version', '/microservices', '/auth/screen/footer', '/entitlements']) {
+      expect((await get(path)).statusCode, path).toBe(200)
+    }
+    const services = (await get('/microservices')).json().services as { name: string; enabled: boolean }[]
+    expect(services.find((s) => s.name === 'artifactory')?.enabled).toBe(true)
+    expect(services.find((s) => s.name === 'xray')?.enabled).toBe(false)
+  })
+
+  it('take the flavour and the features from configuration', async () => {
+    const e = (await get('/entitlements')).json()
+    expect(e).toMatchObject({ flavour: 'jcr', deployment: 'onprem', cloudTrial: false, readOnly: false })
+    expect(e.license).toEqual({ type: 'OSS', licensedTo: null, validThrough: null })
+    const f = (await get('/featureConfig')).json().features
+    expect(f.tested).toBe(true)
+    expect(f.helpLinks).toBe(false)
+    expect(f.projects).toBe(true)
+  })
+
+  it('refuse the rest to an anonymous caller while anonymous access is off', async () => {
+    for (const path of [
+      '/shell/projects',
+      '/shell/samlLogoutUrl',
+      '/shell/availablePackages',
+      '/shell/repoData',
+      '/subscription/blockedUsages',
+      '/system/configuration/webServer',
+      '/onboarding/initStatus',
+      '/localStorage',
+    ]) {
+      expect((await get(path)).statusCode, path).toBe(401)
+    }
+  })
+
+  it('answer the rest to a signed-in user from the database', async () => {
+    expect((await get('/shell/projects', admin)).json().projects[0]).toEqual({
+      key: 'dflt',
+      name: 'Default Project',
+      admin: true,
+    })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
+    expect((await get('/shell/availablePackages', admin)).json().packageTypes).toContain('npm')
+    expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 0, remote: 0, virtual: 0, federated: 0 })
+    const onboarding = (await get('/onboarding/initStatus', admin)).json()
+    expect(onboarding).toMatchObject({ hasOnlyDefaultRepos: true, isOnboardingNeeded: true, isWizardClosed: false })
+    expect((await get('/subscription/blockedUsages', admin)).json().dataTransfer).toBe(false)
+    expect((await get('/system/configuration/webServer', admin)).json()).toEqual({ baseUrl: null, reverseProxies: [] })
+  })
+
+  it('give the SAML logout URL when SAML is on, and only an http(s) one', async () => {
+    const { setSetting } = await import('../settings/repo.js')
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: true, logoutUrl: 'https://idp.example.org/logout' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: 'https://idp.example.org/logout' })
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: true, logoutUrl: 'javascript:alert(1)' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
+    await setSetting(t.app.db.kysely, 'security.saml', { enabled: false, logoutUrl: 'https://idp.example.org/logout' })
+    expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
+  })
+
+  it('keep a user’s console state', async () => {
+    expect(
+      (await send('PUT', '/localStorage', { 'menu.application': '/packages', 'onboarding.wizardClosed': 'true' })).statusCode,
+    ).toBe(204)
+    expect((await get('/localStorage', admin)).json()).toEqual({
+      'menu.application': '/packages',
+      'onboarding.wizardClosed': 'true',
+    })
+    expect((await get('/onboarding/initStatus', admin)).json()).toMatchObject({ isWizardClosed: true, isOnboardingNeeded: false })
+    await send('PUT', '/localStorage', { 'menu.application': null })
+    expect((await get('/localStorage', admin)).json()).toEqual({ 'onboarding.wizardClosed': 'true' })
+  })
+
+  it('report the data-transfer quota an admin marks as reached', async () => {
+    expect((await send('PUT', '/admin/subscription/blockedUsages', { dataTransfer: true })).statusCode).toBe(204)
+    expect((await get('/subscription/blockedUsages', admin)).json().dataTransfer).toBe(true)
+    await send('PUT', '/admin/subscription/blockedUsages', { dataTransfer: false })
+  })
+})
+
+describe('licences', () => {
+  it('install, expire and remove; an expired licence is N/A', async () => {
+    const future = Date.now() + 86_400_000
+    const installed = await send('PUT', '/admin/license', { type: 'ENTERPRISE_PLUS', licensedTo: 'Acme', validThrough: future })
+    expect(installed.json()).toEqual({ type: 'ENTERPRISE_PLUS', licensedTo: 'Acme', validThrough: future })
+    expect((await get('/entitlements')).json().license.type).toBe('ENTERPRISE_PLUS')
+    const past = await send('PUT', '/admin/license', { type: 'PRO', licensedTo: 'Acme', validThrough: Date.now() - 1 })
+    expect(past.statusCode).toBe(400)
+    expect(past.json().errors[0].message).toMatch(/validThrough/)
+    expect((await send('DELETE', '/admin/license')).json().type).toBe('N/A')
+    expect((await get('/entitlements')).json().license).toEqual({ type: 'N/A', licensedTo: null, validThrough: null })
+    await send('PUT', '/admin/license', { type: 'OSS', licensedTo: 'Everyone', validThrough: null })
+  })
+
+  it('are for admins only', async () => {
+    expect((await get('/admin/license')).statusCode).toBe(401)
+    await t.fastify.inject({
+      method: 'PUT',
+      url: api('/admin/security/registration'),
+      headers: sessionHeaders(admin),
+      payload: { enabled: true },
+    })
+    const made = await t.fastify.inject({
+      method: 'POST',
+      url: api('/auth/register'),
+      payload: { name: 'uma', email: 'uma@example.com', password: 'uma-password' },
+    })
+    expect(made.statusCode).toBeLessThan(300)
+    const uma = await signIn(t.fastify, 'uma', 'uma-password')
+    for (const path of ['/admin/license', '/admin/instance', '/generalConfig', '/admin/reverseProxies']) {
+      expect((await get(path, uma)).statusCode, path).toBe(403)
+    }
+    expect((await send('PUT', '/generalConfig', { serverName: 'x', baseUrl: '', readOnly: true }, uma)).statusCode).toBe(403)
+    // A user's own console state is theirs.
+    expect((await send('PUT', '/localStorage', { a: 'b' }, uma)).statusCode).toBe(204)
+    expect((await get('/localStorage', admin)).json()).not.toHaveProperty('a')
+    expect((await get('/onboarding/initStatus', uma)).json().isOnboardingNeeded).toBe(false)
+  })
+})
+
+describe('instance model', () => {
+  it('an admin changes the flavour, deployment and flags; other flags stay', async () => {
+    const res = await send('PUT', '/admin/instance', { deployment: 'cloud', features: { homePage: true } })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ flavour: 'jcr', deployment: 'cloud' })
+    expect(res.json().features).toMatchObject({ homePage: true, tested: true, helpLinks: false })
+    expect((await send('PUT', '/admin/instance', { features: { nonsense: true } })).statusCode).toBe(400)
+    await send('PUT', '/admin/instance', { deployment: 'onprem', features: { homePage: false } })
+  })
+})
+
+describe('general configuration', () => {
+  it('keeps the server name, which the page titles then use', async () => {
+    const res = await send('PUT', '/generalConfig', {
+      serverName: 'Acme Artifacts',
+      baseUrl: 'https://repo.acme.test',
+      readOnly: false,
+    })
+    expect(res.json()).toEqual({
+      serverName: 'Acme Artifacts',
+      baseUrl: 'https://repo.acme.test',
+      readOnly: false,
+      hasLogo: false,
+    })
+    expect((await get('/auth/screen/footer')).json().serverName).toBe('Acme Artifacts')
+    expect(
+      (await send('PUT', '/generalConfig', { serverName: 'x', baseUrl: 'not a url', readOnly: false })).json().errors[0].message,
+    ).toMatch(/baseUrl/)
+  })
+
+  it('normalises a repository base URL to end with a slash', async () => {
+    const res = await send('PUT', '/generalConfig', {
+      serverName: 'Acme',
+      baseUrl: 'https://acme.test/artifactory',
+      readOnly: false,
+    })
+    expect(res.json().baseUrl).toBe('https://acme.test/artifactory/')
+  })
+
+  it('stores a logo anyone can fetch, and refuses what is not an image', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+    const up = await t.fastify.inject({
+      method: 'POST',
+      url: api('/generalConfig/logo'),
+      headers: { ...sessionHeaders(admin), 'content-type': 'image/png' },
+      payload: png,
+    })
+    expect(up.statusCode).toBe(204)
+    const logo = await get('/generalConfig/logo')
+    expect(logo.headers['content-type']).toBe('image/png')
+    expect(logo.rawPayload.equals(png)).toBe(true)
+    expect((await get('/generalConfig', admin)).json().hasLogo).toBe(true)
+    const bad = await t.fastify.inject({
+      method: 'POST',
+      url: api('/generalConfig/logo'),
+      headers: { ...sessionHeaders(admin), 'content-type': 'text/plain' },
+      payload: 'hello',
+    })
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400)
+    expect((await send('DELETE', '/generalConfig/logo')).statusCode).toBe(204)
+    expect((await get('/generalConfig/logo')).statusCode).toBe(404)
+  })
+
+  it('read-only mode refuses every change but signing in and turning it off', async () => {
+    await send('PUT', '/generalConfig', { serverName: 'Acme', baseUrl: '', readOnly: true })
+    const refused = await send('PUT', '/admin/security/uiAccess', { blocked: true })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().errors[0]).toMatchObject({ message: Messages.readOnlyMode, code: 'READ_ONLY' })
+    expect((await send('PUT', '/localStorage', { a: 'b' })).json().errors[0].message).toBe(Messages.readOnlyMode)
+    expect((await get('/entitlements')).json().readOnly).toBe(true)
+    const again = await signIn(t.fastify)
+    expect((await send('PUT', '/generalConfig', { serverName: 'Acme', baseUrl: '', readOnly: false }, again)).statusCode).toBe(
+      200,
+    )
+    expect((await send('PUT', '/admin/security/uiAccess', { blocked: false })).statusCode).toBe(200)
+  })
+})
+
+const proxy: ReverseProxy = {
+  key: 'edge-nginx',
+  serverName: 'repo.acme.test',
+  dockerReverseProxyMethod: 'SUBDOMAIN',
+  reverseProxyRepositories: [],
+  useHttps: false,
+  useHttp: true,
+  httpsPort: 443,
+  httpPort: 80,
+  sslCertificate: '',
+  sslKey: '',
+  upstreamUrl: '',
+}
+
+describe('reverse proxies', () => {
+  it('are listed, added, changed, rendered as nginx configuration and removed', async () => {
+    expect((await send('POST', '/admin/reverseProxies', proxy)).statusCode).toBe(201)
+    expect((await send('POST', '/admin/reverseProxies', proxy)).statusCode).toBe(409)
+    expect((await get('/admin/reverseProxies', admin)).json().proxies).toEqual([proxy])
+    const changed = { ...proxy, httpPort: 8081 }
+    expect((await send('PUT', '/admin/reverseProxies/edge-nginx', changed)).statusCode).toBe(200)
+    const nginx = (await get('/admin/reverseProxies/edge-nginx/nginx', admin)).json().config as string
+    expect(nginx).toContain('listen 8081;')
+    expect(nginx).toContain('rewrite ^/v2/(.+)$ /v2/$repo/$1 break;')
+    expect((await get('/system/configuration/webServer', admin)).json().reverseProxies).toEqual(['edge-nginx'])
+    expect((await send('DELETE', '/admin/reverseProxies/edge-nginx')).statusCode).toBe(204)
+    expect((await get('/admin/reverseProxies/edge-nginx', admin)).statusCode).toBe(404)
+  })
+
+  it('refuse a configuration with neither HTTP nor HTTPS, naming the field', async () => {
+    const res = await send('POST', '/admin/reverseProxies', { ...proxy, useHttp: false })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().errors[0].message).toMatch(/useHttp/)
+  })
+})

@@ -1,0 +1,24 @@
+import { Messages } from '@trove/contracts/messages'
+import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import { HttpError } from '../../core/errors.js'
+import type { Database } from '../../core/schema.js'
+import { isReadOnly } from './service.js'
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Calls that still work in read-only mode: signing in and out, and turning the mode off. */
+const EXEMPT = [/^\/ui\/api\/v1\/ui\/auth\//, /^\/ui\/api\/v1\/ui\/generalConfig(\?|$)/, /^\/access\/api\/v1\/tokens\/refresh/]
+
+export const READ_ONLY_CODE = 'READ_ONLY'
+
+/**
+ * Read-only mode (shell §8): every call that would change something is refused with
+ * 'You cannot use this option in read-only mode' (403, code READ_ONLY), after its access rule.
+ */
+export function enforceReadOnly(app: FastifyInstance, db: Kysely<Database>): void {
+  app.addHook('preHandler', async (request) => {
+    if (SAFE.has(request.method)) return
+    if (EXEMPT.some((re) => re.test(request.url))) return
+    if (await isReadOnly(db)) throw new HttpError(403, Messages.readOnlyMode, READ_ONLY_CODE)
+  })
+}

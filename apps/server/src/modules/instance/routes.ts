@@ -1,0 +1,289 @@
+import { DEFAULT_PROJECT } from '@trove/contracts/messages'
+import {
+  AvailablePackages,
+  BlockedUsages,
+  Entitlements,
+  FeatureConfig,
+  FrontendVersion,
+  LocalStorage,
+  Microservices,
+  OnboardingInitStatus,
+  ProjectList,
+  RepoData,
+  SamlLogoutUrl,
+  WebServerConfig,
+} from '@trove/contracts/shell'
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Principal } from '../../core/access.js'
+import type { AppContext } from '../../core/context.js'
+import { unauthorized } from '../../core/errors.js'
+import { getSetting } from '../settings/repo.js'
+import { listProxies } from './proxies.js'
+import {
+  BLOCKED_USAGES_SETTING,
+  countRows,
+  readAnonymousAccess,
+  readEntitlements,
+  readFeatures,
+  readGeneralConfig,
+  selectRows,
+} from './service.js'
+
+/** Where the data-transfer quota banner's UPGRADE link leads. */
+export const PURCHASE_URL = 'https://trove.example.org/pricing'
+
+/** Package types Trove's console knows (operations §2); the format handlers add theirs as they land. */
+export const PACKAGE_TYPES = ['npm', 'pypi', 'maven', 'docker', 'go', 'cargo', 'generic', 'helm', 'nuget', 'conan']
+
+/** Services the console asks about (§4.5 microservices); this process runs the repository and access. */
+const SERVICES = ['artifactory', 'access', 'xray', 'distribution', 'mc', 'insight', 'pipelines', 'tracker']
+const RUNNING = new Set(['artifactory', 'access'])
+
+const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
+/** Written by the single-sign-on area. */
+const SAML_SETTING = 'security.saml'
+
+/**
+ * The console's start-up calls (shell §4.5), under /ui/api/v1/ui. The first five answer anyone;
+ * the rest answer a signed-in user, or anyone when anonymous access is on.
+ */
+export const startupRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const db = ctx.db.kysely
+
+    /** A signed-in caller, or null for an anonymous one when anonymous access is on; else 401. */
+    const callerOrAnonymous = async (request: FastifyRequest): Promise<Principal | null> => {
+      const principal = await ctx.principal(request)
+      if (principal) return principal
+      if (await readAnonymousAccess(db)) return null
+      throw unauthorized()
+    }
+    const caller = async (request: FastifyRequest): Promise<Principal> => {
+      const principal = await ctx.principal(request)
+      if (!principal) throw unauthorized()
+      return principal
+    }
+
+    app.get(
+      '/frontend/version',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'The console version the server serves', response: { 200: FrontendVersion } },
+      },
+      async () => ({ version: ctx.build.version, revision: ctx.build.revision }),
+    )
+
+    app.get(
+      '/microservices',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'Which services this instance runs', response: { 200: Microservices } },
+      },
+      async () => ({ services: SERVICES.map((name) => ({ name, enabled: RUNNING.has(name) })) }),
+    )
+
+    app.get(
+      '/entitlements',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['shell'],
+          summary: 'Flavour, deployment, licence and access switches',
+          response: { 200: Entitlements },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store')
+        return readEntitlements(db, ctx.config)
+      },
+    )
+
+    app.get(
+      '/featureConfig',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'Feature flags', response: { 200: FeatureConfig } },
+      },
+      async () => ({ features: await readFeatures(db, ctx.config) }),
+    )
+
+    app.get(
+      '/localStorage',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['shell'], summary: "The caller's console state", response: { 200: LocalStorage } },
+      },
+      async (request) => {
+        const principal = await caller(request)
+        const rows = await db
+          .selectFrom('user_local_storage')
+          .select(['key', 'value'])
+          .where('user_id', '=', principal.userId)
+          .execute()
+        return Object.fromEntries(rows.map((r) => [r.key, r.value]))
+      },
+    )
+
+    app.put(
+      '/localStorage',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['shell'],
+          summary: "Sets (or with null removes) keys of the caller's console state",
+          body: z.record(z.string().min(1).max(100), z.string().max(10_000).nullable()),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const principal = await caller(request)
+        const now = Date.now()
+        await db.transaction().execute(async (tx) => {
+          for (const [key, value] of Object.entries(request.body)) {
+            if (value === null) {
+              await tx.deleteFrom('user_local_storage').where('user_id', '=', principal.userId).where('key', '=', key).execute()
+            } else {
+              await tx
+                .insertInto('user_local_storage')
+                .values({ user_id: principal.userId, key, value, updated_at: now })
+                .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value, updated_at: now }))
+                .execute()
+            }
+          }
+        })
+        return reply.code(204).send(null)
+      },
+    )
+
+    app.get(
+      '/shell/projects',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['shell'],
+          summary: 'Projects the caller sees, the default project first',
+          response: { 200: ProjectList },
+        },
+      },
+      async (request) => {
+        const principal = await callerOrAnonymous(request)
+        const admin = principal?.admin === true
+        const rows = await selectRows<Record<string, unknown>>(db, 'projects')
+        const projects = rows
+          .map((r) => ({
+            key: String(r.project_key ?? r.key ?? ''),
+            name: String(r.display_name ?? r.name ?? r.project_key ?? r.key ?? ''),
+            admin,
+          }))
+          .filter((p) => p.key && p.key !== DEFAULT_PROJECT.key)
+        return { projects: [{ ...DEFAULT_PROJECT, admin }, ...projects] }
+      },
+    )
+
+    app.get(
+      '/shell/samlLogoutUrl',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'Where a SAML user goes after logout', response: { 200: SamlLogoutUrl } },
+      },
+      async (request) => {
+        await callerOrAnonymous(request)
+        // The SAML settings the single-sign-on area keeps; only an http(s) address is followed.
+        const saml = await getSetting<{ logoutUrl?: string | null; enabled?: boolean } | null>(db, SAML_SETTING, null)
+        const url = saml?.enabled && saml.logoutUrl ? saml.logoutUrl : null
+        return { logoutUrl: url && /^https?:\/\//i.test(url) ? url : null }
+      },
+    )
+
+    app.get(
+      '/shell/availablePackages',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'Package types this instance serves', response: { 200: AvailablePackages } },
+      },
+      async (request) => {
+        await callerOrAnonymous(request)
+        return { packageTypes: PACKAGE_TYPES }
+      },
+    )
+
+    app.get(
+      '/shell/repoData',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'How many repositories of each kind exist', response: { 200: RepoData } },
+      },
+      async (request) => {
+        await callerOrAnonymous(request)
+        return repoCounts()
+      },
+    )
+
+    const repoCounts = async () => {
+      const [local, remote, virtual, federated] = await Promise.all(
+        ['local', 'remote', 'virtual', 'federated'].map((value) => countRows(db, 'repositories', { column: 'rclass', value })),
+      )
+      return { local: local ?? 0, remote: remote ?? 0, virtual: virtual ?? 0, federated: federated ?? 0 }
+    }
+
+    app.get(
+      '/onboarding/initStatus',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['shell'], summary: 'What onboarding the caller still needs', response: { 200: OnboardingInitStatus } },
+      },
+      async (request) => {
+        const principal = await caller(request)
+        const counts = await repoCounts()
+        const hasOnlyDefaultRepos = counts.local + counts.remote + counts.virtual + counts.federated === 0
+        const closed = await db
+          .selectFrom('user_local_storage')
+          .select('value')
+          .where('user_id', '=', principal.userId)
+          .where('key', '=', ONBOARDING_WIZARD_CLOSED)
+          .executeTakeFirst()
+        const sessions = await db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('user_id', '=', principal.userId)
+          .executeTakeFirst()
+        const isWizardClosed = closed?.value === 'true'
+        return {
+          hasOnlyDefaultRepos,
+          isOnboardingNeeded: principal.admin && hasOnlyDefaultRepos && !isWizardClosed,
+          isFirstLogin: Number(sessions?.n ?? 0) <= 1,
+          isWizardClosed,
+        }
+      },
+    )
+
+    app.get(
+      '/subscription/blockedUsages',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'Usages blocked by the subscription quota', response: { 200: BlockedUsages } },
+      },
+      async (request) => {
+        await callerOrAnonymous(request)
+        const blocked = await getSetting(db, BLOCKED_USAGES_SETTING, { dataTransfer: false })
+        return { dataTransfer: blocked.dataTransfer === true, purchaseUrl: PURCHASE_URL }
+      },
+    )
+
+    app.get(
+      '/system/configuration/webServer',
+      {
+        config: { access: 'public' },
+        schema: { tags: ['shell'], summary: 'How users reach this instance', response: { 200: WebServerConfig } },
+      },
+      async (request) => {
+        await callerOrAnonymous(request)
+        const general = await readGeneralConfig(db, ctx.config)
+        const proxies = await listProxies(db)
+        return { baseUrl: general.baseUrl || null, reverseProxies: proxies.map((p) => p.key) }
+      },
+    )
+  }

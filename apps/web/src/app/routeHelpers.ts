@@ -1,0 +1,28 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { lazyRouteComponent, redirect } from '@tanstack/react-router'
+import { logout } from '../features/auth/api/logout'
+import { notify } from '../lib/notify'
+import { loadChunk } from './chunks'
+import type { GuardResult } from './guards'
+
+/** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
+export function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
+  return lazyRouteComponent(() => loadChunk(id, importer), exportName)
+}
+
+/** Carries out a guard's answer; "with logout" ends the session before going to sign in. */
+export async function follow(result: GuardResult, queryClient: QueryClient): Promise<void> {
+  if (result.kind === 'allow') return
+  if (result.notice) notify({ color: 'red', message: result.notice, autoClose: 4500 })
+  if (result.logout) {
+    await logout()
+    queryClient.clear()
+    ;(await import('./shellRuntime')).resetStartup()
+  }
+  throw redirect({ href: hrefOf(result.to, result.search), replace: true })
+}
+
+function hrefOf(to: string, search?: Record<string, unknown>): string {
+  const query = search ? new URLSearchParams(Object.entries(search).map(([k, v]) => [k, String(v)])).toString() : ''
+  return `/ui${to}${query ? `?${query}` : ''}`
+}

@@ -1,0 +1,60 @@
+import { useNavigate, useParams } from '@tanstack/react-router'
+import { ReverseProxyFormPage } from '../../features/adminConfig/ReverseProxyPages'
+import { AdminMenuPage } from '../../features/shell/AdminMenuPage'
+import { QuickSetupPage } from '../../features/shell/Panels'
+import { TeaserPage } from '../../features/shell/TeaserPage'
+import { TEASERS } from '../../features/shell/teasers'
+import { useShellContext } from '../shellContext'
+
+export { GeneralConfigPage as GeneralConfigScreen } from '../../features/adminConfig/GeneralConfigPage'
+export { LicensesPage as LicensesScreen } from '../../features/adminConfig/LicensesPage'
+export { ReverseProxyListPage as ReverseProxyListScreen } from '../../features/adminConfig/ReverseProxyPages'
+export { SecurityConfigPage as SecurityConfigScreen } from '../../features/adminConfig/SecurityConfigPage'
+export { TopologyPage as TopologyScreen } from '../../features/shell/TopologyPage'
+
+export function AdminMenuScreen() {
+  return <AdminMenuPage ctx={useShellContext()} />
+}
+
+export function NewReverseProxyScreen() {
+  const navigate = useNavigate()
+  return (
+    <ReverseProxyFormPage
+      onSaved={(name) => void navigate({ to: '/admin/proxies/configuration/edit/$proxyName', params: { proxyName: name } })}
+    />
+  )
+}
+
+export function EditReverseProxyScreen() {
+  const { proxyName } = useParams({ from: '/_app/admin/proxies/configuration/edit/$proxyName' })
+  const navigate = useNavigate()
+  return (
+    <ReverseProxyFormPage
+      key={proxyName}
+      proxyName={proxyName}
+      onSaved={(name) =>
+        void navigate({ to: '/admin/proxies/configuration/edit/$proxyName', params: { proxyName: name }, replace: true })
+      }
+    />
+  )
+}
+
+/** A teaser chosen by the route's static data (teaser key). */
+function TeaserScreen({ teaser }: { teaser: string }) {
+  const data = TEASERS[teaser]
+  return data ? <TeaserPage teaser={data} /> : null
+}
+export const PipelinesTeaserScreen = () => <TeaserScreen teaser="pipelines" />
+export const SecurityTeaserScreen = () => <TeaserScreen teaser="securityCompliance" />
+export const TopologyTeaserScreen = () => <TeaserScreen teaser="topology" />
+export const ReleaseBundlesTeaserScreen = () => <TeaserScreen teaser="releaseBundles" />
+
+/** /demo/admin/:requiredAdminPath: the teaser of that admin module (§2.3). */
+export function DemoAdminScreen() {
+  const { _splat } = useParams({ from: '/_app/demo/admin/$' })
+  return <TeaserScreen teaser={_splat ?? ''} />
+}
+
+export function QuickSetupScreen() {
+  return <QuickSetupPage />
+}

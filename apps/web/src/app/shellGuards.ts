@@ -1,0 +1,88 @@
+import { Messages } from '@trove/contracts/messages'
+import { ENTERPRISE_PLUS_LICENSES, SECURITY_LICENSES } from '@trove/contracts/shellConstants'
+import {
+  ADMINISTRATION_MENU,
+  isAdmin,
+  isAdminPath,
+  isTour,
+  itemForPath,
+  itemState,
+  landingPath,
+  PATHS,
+  PROJECT_MENU,
+  type ShellContext,
+} from '../features/shell/model'
+import type { GuardResult } from './guards'
+
+// The guards that read the instance model and the menus (shell §4.1, §4.2). They live apart from
+// guards.ts so the sign-in page does not load the menus: the router imports them on first use.
+const ALLOW: GuardResult = { kind: 'allow' }
+
+/** Landing for / and /home (shell §4.1); a waiting command-line sign-in comes first. */
+export function landingGuard(c: ShellContext, cliLoginWaiting = false): GuardResult {
+  if (cliLoginWaiting && !c.user.anonymous) return { kind: 'redirect', to: '/plugs/extension/cli/verify' }
+  return { kind: 'redirect', to: landingPath(c) }
+}
+
+/**
+ * Shell §4.2: with no licence (type N/A) an admin goes to the licences page; anyone else to login
+ * with logout.
+ */
+export function licenseGuard(path: string, c: ShellContext): GuardResult {
+  if (c.license !== 'N/A' || c.user.anonymous) return ALLOW
+  if (isAdmin(c)) return path === PATHS.licenses ? ALLOW : { kind: 'redirect', to: PATHS.licenses }
+  return { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
+}
+
+/** Shell §2.3: the admin paths that have a demo teaser. */
+export const DEMO_ADMIN_PATHS: Record<string, string> = {
+  'projects/list': 'Projects',
+  'configuration/security/ldap': 'LDAP',
+  environments: 'Environments',
+  'management/users': 'Users Management',
+  'configuration/security/general': 'General Security',
+  'configuration/general': 'General Configuration',
+  'monitoring/service-status': 'Platform Monitoring',
+}
+export const DEMO_ADMIN_PREFIX = '/demo/admin'
+
+/** Shell §4.2: an unauthorized route falls back to the computed landing with the notice. */
+export function notAuthorized(c: ShellContext): GuardResult {
+  return { kind: 'redirect', to: landingPath(c), notice: Messages.notAuthorized }
+}
+
+/**
+ * Shell §4.2/§6: a path under /admin/ belongs to the administration menu, or to project settings
+ * for a project admin with a project selected; a path whose menu item is hidden or disabled is
+ * blocked; in the tour environment a non-admin gets the demo teaser of the admin page.
+ */
+export function adminPathGuard(path: string, c: ShellContext): GuardResult {
+  if (!isAdminPath(path)) return ALLOW
+  const rest = path.replace(/^\/admin\/?/, '')
+  if (!isAdmin(c)) {
+    if (isTour(c) && !c.user.anonymous) return { kind: 'redirect', to: `${DEMO_ADMIN_PREFIX}/${rest}` }
+    const projectItem = itemForPath(PROJECT_MENU, path)
+    if (c.canAdminProjects && c.selectedProject && projectItem) return ALLOW
+    return notAuthorized(c)
+  }
+  const item = itemForPath(ADMINISTRATION_MENU, path)
+  if (item && itemState(item, c) !== 'visible') return notAuthorized(c)
+  return ALLOW
+}
+
+/** Shell §2.3: an unknown demo admin path redirects to /packages. */
+export function demoAdminGuard(requiredAdminPath: string): GuardResult {
+  return requiredAdminPath in DEMO_ADMIN_PATHS ? ALLOW : { kind: 'redirect', to: '/packages' }
+}
+
+/** Shell §4.2: the security-and-compliance teaser gives way to the policies when the scanner and a licence allow. */
+export function securityTeaserGuard(c: ShellContext): GuardResult {
+  return c.services.has('xray') && SECURITY_LICENSES.includes(c.license)
+    ? { kind: 'redirect', to: '/admin/security_policies' }
+    : ALLOW
+}
+
+/** Shell §2.5: the bundles tab to open when none is given. */
+export function releaseBundlesTab(c: ShellContext): 'source' | 'target' {
+  return ENTERPRISE_PLUS_LICENSES.includes(c.license) && c.services.has('distribution') ? 'source' : 'target'
+}

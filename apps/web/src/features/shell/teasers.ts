@@ -1,0 +1,104 @@
+/** Teaser module data (shell §3): a label, a description, a learn-more URL, and bullets or cards. */
+export interface Teaser {
+  label: string
+  description: string
+  learnMoreUrl: string
+  bullets?: { header: string; content: string[] }[]
+  cards?: { label: string; description: string }[]
+}
+
+const LEARN = 'https://trove.example.org/docs'
+
+export const TEASERS: Record<string, Teaser> = {
+  pipelines: {
+    label: 'Pipelines',
+    description: 'Automate builds, tests and releases next to the artifacts they produce.',
+    learnMoreUrl: `${LEARN}/pipelines`,
+    bullets: [
+      {
+        header: 'With pipelines you can',
+        content: ['Run CI steps on every push', 'Promote builds between repositories', 'Keep the build info with the artifacts'],
+      },
+    ],
+  },
+  securityCompliance: {
+    label: 'Security & Compliance',
+    description: 'Scan every package for known vulnerabilities and licence issues before it reaches production.',
+    learnMoreUrl: `${LEARN}/security`,
+    cards: [
+      { label: 'Policies', description: 'Decide what happens when a vulnerability is found.' },
+      { label: 'Watches', description: 'Choose the repositories and builds to keep an eye on.' },
+      { label: 'SBOM', description: 'Export a software bill of materials for any version.' },
+    ],
+  },
+  topology: {
+    label: 'Topology',
+    description: 'See every service and node of your platform, and how they connect.',
+    learnMoreUrl: `${LEARN}/topology`,
+    bullets: [
+      {
+        header: 'Topology shows',
+        content: ['Each service and its health', 'Nodes of a high-availability cluster', 'Connections between sites'],
+      },
+    ],
+  },
+  releaseBundles: {
+    label: 'Release Bundles',
+    description: 'Ship a signed, immutable set of artifacts to edge nodes and other sites.',
+    learnMoreUrl: `${LEARN}/distribution`,
+    cards: [
+      { label: 'Source', description: 'Bundles created on this instance.' },
+      { label: 'Target', description: 'Bundles received from other sites.' },
+    ],
+  },
+  'projects/list': {
+    label: 'Projects',
+    description: 'Group repositories, members and roles by team.',
+    learnMoreUrl: `${LEARN}/projects`,
+    bullets: [
+      { header: 'Projects give you', content: ['Their own repositories', 'Members with project roles', 'Storage quotas'] },
+    ],
+  },
+  'configuration/security/ldap': {
+    label: 'LDAP',
+    description: 'Sign users in with your directory and keep groups in sync.',
+    learnMoreUrl: `${LEARN}/ldap`,
+    bullets: [{ header: 'LDAP integration', content: ['Several directories', 'Group synchronisation', 'Auto-created users'] }],
+  },
+  environments: {
+    label: 'Environments',
+    description: 'Tag repositories by environment (DEV, PROD) and give roles per environment.',
+    learnMoreUrl: `${LEARN}/environments`,
+    cards: [
+      { label: 'DEV', description: 'Where builds land first.' },
+      { label: 'PROD', description: 'What you ship.' },
+    ],
+  },
+  'management/users': {
+    label: 'Users Management',
+    description: 'Create users, put them in groups and give them permissions.',
+    learnMoreUrl: `${LEARN}/users`,
+    bullets: [{ header: 'Manage', content: ['Users and groups', 'Permissions on repositories', 'Access tokens'] }],
+  },
+  'configuration/security/general': {
+    label: 'General Security',
+    description: 'Anonymous access, password policy and multi-factor authentication.',
+    learnMoreUrl: `${LEARN}/security-configuration`,
+    bullets: [{ header: 'Control', content: ['Anonymous access', 'Password expiry', 'MFA for everyone'] }],
+  },
+  'configuration/general': {
+    label: 'General Configuration',
+    description: 'Server name, base URL, logo, read-only mode and mail server.',
+    learnMoreUrl: `${LEARN}/general-configuration`,
+    cards: [
+      { label: 'Branding', description: 'Your name and logo on every page.' },
+      { label: 'Mail', description: 'Password resets and invitations.' },
+    ],
+  },
+  'monitoring/service-status': {
+    label: 'Platform Monitoring',
+    description: 'The health of every service, and the logs behind it.',
+    learnMoreUrl: `${LEARN}/monitoring`,
+    bullets: [{ header: 'Monitor', content: ['Service status', 'System logs', 'Storage'] }],
+  },
+}

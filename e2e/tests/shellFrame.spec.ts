@@ -1,0 +1,227 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible } from './axe'
+import { ADMIN_LANDING, signInAsAdmin } from './signIn'
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page)
+})
+
+test('an admin lands on topology inside the frame', async ({ page }) => {
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await expect(page.getByRole('heading', { name: 'Topology', level: 1 })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Artifact repository' })).toContainText('Running')
+  await expect(page.getByRole('navigation', { name: 'Administration' })).toBeVisible()
+  await expectAccessible(page)
+})
+
+test('the admin card menu: grouped links, search that highlights, disabled items with a tooltip, empty groups left out', async ({
+  page,
+}) => {
+  await page.goto('/ui/admin/artifactory/list')
+  await expect(page).toHaveTitle('Administration - Trove')
+  const main = page.getByRole('main')
+  await expect(main.getByRole('heading', { name: 'Platform Configurations' })).toBeVisible()
+  // Security & Compliance needs the scanner, which this instance does not run: every item is disabled.
+  await expect(main.getByRole('heading', { name: 'Security & Compliance' })).toHaveCount(0)
+  await expectAccessible(page)
+
+  await main.getByText('LDAP', { exact: true }).hover()
+  await expect(page.getByRole('tooltip')).toHaveText('Requires a Pro licence or above')
+
+  await page.getByRole('textbox', { name: 'Search administration' }).fill('nginx')
+  await expect(main.getByRole('link', { name: 'Reverse Proxy' })).toBeVisible()
+  await expect(main.getByRole('link', { name: 'Users' })).toHaveCount(0)
+  await page.getByRole('textbox', { name: 'Search administration' }).fill('prox')
+  await expect(main.locator('mark')).toHaveText(['Prox'])
+  await main.getByRole('link', { name: 'Reverse Proxy' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/proxies\/configuration$/)
+})
+
+test('/admin goes to the users page', async ({ page }) => {
+  await page.goto('/ui/admin')
+  await expect(page).toHaveURL(/\/ui\/(admin\/management\/users|404)$/)
+  expect(page.url()).not.toMatch(/\/ui\/admin$/)
+})
+
+test('the sidebars follow the route and the menus remember the last page of each', async ({ page }) => {
+  await page.goto('/ui/packages')
+  await expect(page.getByRole('heading', { name: 'Packages', level: 1 })).toBeVisible()
+  await page.getByRole('navigation', { name: 'Application' }).getByRole('link', { name: 'Overview' }).click()
+  await page.getByRole('navigation', { name: 'Application' }).getByRole('link', { name: 'Packages' }).click()
+  await page.getByLabel('Menu').getByText('Administration', { exact: true }).click()
+  await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'General Settings' }).click()
+  await expect(page.getByRole('navigation', { name: 'Administration' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'General Settings', level: 1 })).toBeVisible()
+  await page.getByLabel('Menu').getByText('Application', { exact: true }).click()
+  await expect(page).toHaveURL(/\/ui\/packages$/)
+  await expect(page.getByRole('navigation', { name: 'Application' })).toBeVisible()
+  await page.getByRole('navigation', { name: 'Application' }).getByRole('link', { name: 'Integrations' }).click()
+  await expect(page).toHaveURL(/\/ui\/integrations$/)
+  await page.getByLabel('Menu').getByText('Administration', { exact: true }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/configuration\/general$/)
+  await page.getByLabel('Menu').getByText('Application', { exact: true }).click()
+  await expect(page).toHaveURL(/\/ui\/integrations$/)
+  // Remembered on the server too (other journeys of this user write there as well): a new tab
+  // starts where the user last left each menu.
+  const stored = (await (await page.request.get('/ui/api/v1/ui/localStorage')).json()) as Record<string, string>
+  expect(stored['menu.application']).toMatch(/^\//)
+  expect(stored['menu.administration']).toMatch(/^\/admin\//)
+})
+
+test('choosing a project switches Administration for Project Settings', async ({ page }) => {
+  await page.goto('/ui/packages')
+  await page.getByRole('combobox', { name: 'Project' }).click()
+  await page.getByRole('option', { name: 'Default Project' }).click()
+  await expect(page.getByRole('radio', { name: 'Project Settings' })).toBeAttached()
+  await expect(page.getByRole('radio', { name: 'Administration' })).toHaveCount(0)
+  await page.getByRole('combobox', { name: 'Project' }).click()
+  await page.getByRole('option', { name: 'All projects' }).click()
+  await expect(page.getByRole('radio', { name: 'Administration' })).toBeAttached()
+})
+
+test('the search type follows the route', async ({ page }) => {
+  await page.goto('/ui/packages')
+  await expect(page.getByRole('textbox', { name: 'Search packages' })).toBeVisible()
+  await page.goto('/ui/release-bundles')
+  // No Enterprise+ licence and no distribution: the target tab.
+  await expect(page).toHaveURL(/\/ui\/release-bundles\/target$/)
+  await expect(page.getByRole('textbox', { name: 'Search release bundles' })).toBeVisible()
+  await page.goto('/ui/artifacts/browse/tree/General')
+  await expect(page.getByRole('textbox', { name: 'Search artifacts' })).toBeVisible()
+  await page.keyboard.press('/')
+  await expect(page.getByRole('textbox', { name: 'Search artifacts' })).toBeFocused()
+})
+
+test('the help menu, the keyboard shortcuts dialog and the navigation tour', async ({ page }) => {
+  await page.getByRole('button', { name: 'Help menu' }).click()
+  const menu = page.getByRole('menu')
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Documentation↗',
+    'Learning Center↗',
+    'Navigation Tour',
+    'Keyboard Shortcuts',
+  ])
+  await menu.getByRole('menuitem', { name: 'Keyboard Shortcuts' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Keyboard Shortcuts' })
+  await expect(dialog).toContainText('Show keyboard shortcuts')
+  await expectAccessible(page)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await page.keyboard.press('Shift+?')
+  await expect(page.getByRole('dialog', { name: 'Keyboard Shortcuts' })).toBeVisible()
+  await page.keyboard.press('Escape')
+
+  await page.getByRole('button', { name: 'Help menu' }).click()
+  await page.getByRole('menuitem', { name: 'Navigation Tour' }).click()
+  const tour = page.getByRole('dialog', { name: 'Navigation tour' })
+  await expect(tour).toContainText('Search (1/5)')
+  await tour.getByRole('button', { name: 'Next' }).click()
+  await expect(tour).toContainText('Menus (2/5)')
+  await tour.getByRole('button', { name: 'Skip tour' }).click()
+  await expect(tour).toHaveCount(0)
+})
+
+test('the quick-action menu of an admin, and the quick setup and set-me-up panels', async ({ page }) => {
+  await page.getByRole('button', { name: 'Quick actions' }).click()
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText([
+    'Getting Started',
+    'Quick Repository Creation',
+    'Set Me Up',
+    'New Local Repository',
+    'New Remote Repository',
+    'New Virtual Repository',
+    'New User',
+    'New Group',
+    'New Permission',
+  ])
+  await page.getByRole('menuitem', { name: 'Getting Started' }).click()
+  const setup = page.getByRole('dialog', { name: 'Quick Setup' })
+  await expect(setup).toContainText('Create a repository')
+  await setup.getByRole('button', { name: 'Point your package client at it (Set Me Up)' }).click()
+  await expect(page.getByRole('dialog', { name: 'Set Me Up' })).toContainText('npm config set registry')
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog', { name: 'Set Me Up' })).toHaveCount(0)
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await expect(page.getByRole('menuitem', { name: 'Edit Profile' })).toBeVisible()
+})
+
+test('teasers and old links', async ({ page }) => {
+  await page.goto('/ui/admin/security-compliance-teaser')
+  await expect(page.getByRole('heading', { name: 'Security & Compliance', level: 1 })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Learn more' })).toBeVisible()
+  await expectAccessible(page)
+  await page.goto('/ui/topology-teaser')
+  await expect(
+    page.getByRole('button', { name: 'Start a free trial' }).or(page.getByRole('link', { name: 'Start a free trial' })),
+  ).toBeVisible()
+  await page.goto('/ui/demo/admin/projects/list')
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
+  await page.goto('/ui/demo/admin/no/such/page')
+  await expect(page).toHaveURL(/\/ui\/packages$/)
+  await page.goto('/ui/bundles/target/app/1.0')
+  await expect(page).toHaveURL(/\/ui\/release-bundles\/target\/app\/1\.0$|\/ui\/404$/)
+  await page.goto('/ui/#/builds/app/42')
+  await expect(page).toHaveURL(/\/ui\/builds\/app\/42\?jenkinsRedirect=true$/)
+  await page.goto('/ui/#/artifacts/browse/tree/General/libs/a.jar')
+  await expect(page).toHaveURL(/\/ui\/repos\/libs\/a\.jar$/)
+})
+
+test('/template and /demo cancel navigation while the tested feature is off', async ({ page }) => {
+  await page.goto('/ui/packages')
+  await expect(page.getByRole('heading', { name: 'Packages', level: 1 })).toBeVisible()
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/ui/template')
+    window.dispatchEvent(new PopStateEvent('popstate'))
+  })
+  await expect(page).toHaveURL(/\/ui\/packages$/)
+})
+
+test('admin configuration screens pass the accessibility check', async ({ page }) => {
+  for (const [path, heading] of [
+    ['/ui/admin/configuration/general', 'General Settings'],
+    ['/ui/admin/license_management/licenses', 'Licenses'],
+    ['/ui/admin/proxies/configuration', 'Reverse Proxy'],
+    ['/ui/admin/configuration/security/general', 'Security Configuration'],
+  ] as const) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    await expectAccessible(page)
+  }
+})
+
+test('a reverse proxy: new, saved, its nginx configuration shown to copy', async ({ page }) => {
+  const name = `edge-${Date.now()}`
+  await page.goto('/ui/admin/proxies/configuration')
+  await page.getByRole('link', { name: 'New reverse proxy' }).click()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('This field is mandatory').first()).toBeVisible()
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
+  await page.getByRole('textbox', { name: 'Server name' }).fill('repo.example.test')
+  await page.getByRole('radio', { name: 'Sub-domain (repo.server)' }).check()
+  await expect(page.getByRole('textbox', { name: 'HTTP port' })).toHaveValue('80')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(new RegExp(`/ui/admin/proxies/configuration/edit/${name}$`))
+  await expect(page.getByTestId('nginx-config')).toContainText('server_name repo.example.test')
+  await expect(page.getByTestId('nginx-config')).toContainText('listen 80;')
+  await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible()
+  await page.goto('/ui/admin/proxies/configuration')
+  await expect(page.getByRole('link', { name })).toBeVisible()
+})
+
+test('the dark theme passes the accessibility check too, and the login page does', async ({ page, context }) => {
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  for (const path of ['/ui/admin/mission_control/topology', '/ui/admin/artifactory/list', '/ui/admin/configuration/general']) {
+    await page.goto(path)
+    await page.waitForLoadState('networkidle')
+    await expectAccessible(page)
+  }
+  await page.keyboard.press('Alt+T')
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light')
+  await context.clearCookies()
+  await page.goto('/ui/login')
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+  await expectAccessible(page)
+})
