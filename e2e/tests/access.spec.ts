@@ -142,6 +142,18 @@ test('projects: a key must start with a lowercase letter; a project admin gets t
   await expect(olga.getByRole('link', { name: 'Create project' })).toHaveAttribute('data-disabled', 'true')
   await expect(olga.getByRole('tab', { name: 'Users' })).toHaveCount(0)
   expect(await actionsOn(olga, 'eshop-npm')).toEqual(['read', 'annotate', 'deploy', 'delete', 'manage'])
+  // Shell §4.3: choosing her project gives her the Project Settings sidebar (never Administration),
+  // and its items open that project's screens.
+  await expect(olga.getByRole('radio', { name: 'Administration' })).toHaveCount(0)
+  await olga.getByRole('combobox', { name: 'Project' }).click()
+  await olga.getByRole('option', { name: 'E2E Shop' }).click()
+  await expect(olga).toHaveURL(/\/ui\/admin\/projects\/overview\?(projectKey|project)=eshop/)
+  await expect(olga.getByRole('textbox', { name: 'Project name' })).toHaveValue('E2E Shop')
+  const settings = olga.getByRole('navigation', { name: 'Project Settings' })
+  await settings.getByRole('link', { name: 'Members' }).click()
+  await expect(olga).toHaveURL(/\/ui\/admin\/projects\/members\?project=eshop$/)
+  await expect(olga.getByRole('textbox', { name: 'Member name' })).toBeVisible()
+  await olga.screenshot({ path: info.outputPath('project-admin-members.png') })
   await olga.goto('/ui/admin/management/permissions')
   await expect(olga.getByText(Messages.notAuthorized)).toBeVisible()
   await context.close()

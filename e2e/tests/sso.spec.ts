@@ -1,8 +1,9 @@
-import { expect, type Page, test } from '@playwright/test'
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { startIdentityProvider, type TestIdentityProvider } from '../../apps/server/test/oidcProvider'
 import { makeKeyPair, startSamlIdp } from '../../apps/server/test/samlIdp'
 import { SsoMessages } from '../../packages/contracts/src/messages'
 import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
+import { ADMIN_LANDING, USER_LANDING } from './signIn'
 
 // Single sign-on against a real OpenID Connect provider started here. The journeys change what
 // the login screen offers (and turn auto-redirect on), so they run on their own server, in order.
@@ -22,7 +23,7 @@ async function signInAsAdmin(page: Page) {
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
 }
 
 /** oidc-provider's own sign-in form (any user name and password are accepted). */
@@ -33,7 +34,22 @@ async function signInAtProvider(page: Page, user: string) {
   await page.getByRole('button', { name: 'Sign-in' }).click()
 }
 
-test('an admin adds an OpenID Connect provider on the OAuth SSO screen', async ({ page }) => {
+/** An API session as the admin: the headers its changes need. */
+async function adminApi(request: APIRequestContext) {
+  const login = await request.post('/ui/api/v1/ui/auth/login', {
+    data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' },
+  })
+  expect(login.ok()).toBe(true)
+  return { 'x-csrf-token': (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? '' }
+}
+
+test('an admin adds an OpenID Connect provider on the OAuth SSO screen', async ({ page, request }) => {
+  // The group the provider's new users are to join.
+  const group = await request.post('/ui/api/v1/ui/admin/groups', {
+    headers: await adminApi(request),
+    data: { name: 'sso-readers' },
+  })
+  expect(group.status()).toBe(201)
   await signInAsAdmin(page)
   await page.goto('/ui/admin/configuration/security/oauth')
   await expect(page.getByRole('heading', { name: 'OAuth SSO', level: 1 })).toBeVisible()
@@ -44,10 +60,13 @@ test('an admin adds an OpenID Connect provider on the OAuth SSO screen', async (
   await form.getByRole('textbox', { name: 'Issuer URL' }).fill(idp.issuer)
   await form.getByRole('textbox', { name: 'Client ID' }).fill(idp.clientId)
   await form.getByLabel('Client secret').fill(idp.clientSecret)
+  await form.getByLabel('Default groups').fill('sso-readers')
+  await form.getByLabel('Default groups').press('Enter')
   await form.getByRole('switch', { name: 'Create users on first sign-in' }).check({ force: true })
   await form.getByRole('button', { name: 'Save' }).click()
   const table = page.getByRole('table', { name: 'OAuth providers' })
   await expect(table.getByRole('row', { name: /corp/ })).toContainText('created on first sign-in')
+  await expect(table.getByRole('row', { name: /corp/ })).toContainText('groups: sso-readers')
   await expect(page).toHaveTitle('OAuth SSO - Trove')
 
   // A second provider that does not create accounts.
@@ -61,11 +80,11 @@ test('an admin adds an OpenID Connect provider on the OAuth SSO screen', async (
   await expect(table.getByRole('row', { name: /strict/ })).toContainText('existing only')
 })
 
-test('a user clicks the provider on the login screen, signs in there and lands signed in', async ({ page }) => {
+test('a user clicks the provider on the login screen, signs in there and lands signed in', async ({ page, request }) => {
   await page.goto('/ui/login')
   await page.getByRole('link', { name: 'Sign in with corp' }).click()
   await signInAtProvider(page, 'olivia')
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(USER_LANDING)
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('olivia')
   // A real server session: reloading keeps it; the profile knows the realm.
   await page.reload()
@@ -77,6 +96,9 @@ test('a user clicks the provider on the login screen, signs in there and lands s
   await page.getByRole('button', { name: 'Open profile' }).click()
   await expect(page.getByRole('heading', { name: 'olivia', level: 2 })).toBeVisible()
   await expect(page.getByText('oauth', { exact: true })).toBeVisible()
+  // The account made at this first sign-in is in the provider's default group.
+  const readers = await request.get('/ui/api/v1/ui/admin/groups/sso-readers', { headers: await adminApi(request) })
+  expect((await readers.json()).members).toEqual(['olivia'])
 })
 
 test('a provider that does not create accounts sends an unknown user back with the reason', async ({ page }) => {
@@ -100,7 +122,7 @@ test('a login redirectTo is resolved by the server: a page here opens after sign
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
 })
 
 test('with auto-redirect on, the login route goes straight to the provider', async ({ page, request }) => {
@@ -157,7 +179,7 @@ test('SAML: an admin sets up the identity provider; a user signs in with a signe
     await page.getByRole('link', { name: 'Sign in with SAML SSO' }).click()
     await expect(page).toHaveURL(new RegExp(`^${samlIdp.url}/sso\\?user=rachel&SAMLRequest=`))
     await page.getByRole('button', { name: 'Continue to Trove' }).click()
-    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page).toHaveURL(USER_LANDING)
     await expect(page.getByRole('button', { name: 'User menu' })).toContainText('rachel')
 
     // Logging out of Trove sends a SAML user on to the identity provider's logout URL.

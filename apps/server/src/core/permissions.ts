@@ -19,6 +19,10 @@ export interface Authorizer {
   repoActions(principal: Principal | null, repoKey: string): Promise<RepoAction[]>
   /** The keys among `repoKeys` the caller may read, in the same order: lists filter through this. */
   readableRepoKeys(principal: Principal | null, repoKeys: readonly string[]): Promise<string[]>
+  /** Forget cached decisions after a change to users, groups or permissions made outside the access module. */
+  invalidate?(): void
+  /** Keys of the projects a user administers (through a project role that manages members). */
+  projectAdminOf?(userId: number): Promise<string[]>
 }
 
 const ALL: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage']

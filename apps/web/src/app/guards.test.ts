@@ -137,6 +137,14 @@ describe('adminPathGuard', () => {
     expect(adminPathGuard('/admin/projects/members', projectAdmin)).toEqual({ kind: 'allow' })
     expect(adminPathGuard('/admin/configuration/general', projectAdmin)).toMatchObject({ notice: Messages.notAuthorized })
   })
+  it('gives a project admin the projects landing with or without a project selected, and a plain user neither', () => {
+    const noProject = ctx(alice, {}, { canAdminProjects: true, selectedProject: null })
+    expect(adminPathGuard('/admin/projects/list', noProject)).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/admin/projects/members', noProject)).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/projects/create', noProject)).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/management/users', noProject)).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/projects/list', ctx(alice))).toMatchObject({ notice: Messages.notAuthorized })
+  })
   it('shows a non-admin in the tour environment the demo teaser', () => {
     expect(adminPathGuard('/admin/management/users', ctx(alice, { flavour: 'tour' }))).toEqual({
       kind: 'redirect',

@@ -61,8 +61,9 @@ export function adminPathGuard(path: string, c: ShellContext): GuardResult {
   const rest = path.replace(/^\/admin\/?/, '')
   if (!isAdmin(c)) {
     if (isTour(c) && !c.user.anonymous) return { kind: 'redirect', to: `${DEMO_ADMIN_PREFIX}/${rest}` }
+    // A project admin has the projects landing, and project settings once a project is selected.
     const projectItem = itemForPath(PROJECT_MENU, path)
-    if (c.canAdminProjects && c.selectedProject && projectItem) return ALLOW
+    if (c.canAdminProjects && (path === PATHS.projects || (c.selectedProject && projectItem))) return ALLOW
     return notAuthorized(c)
   }
   const item = itemForPath(ADMINISTRATION_MENU, path)

@@ -220,6 +220,21 @@ describe('projects and roles', () => {
     expect((await call('GET', `${ADMIN_API}/projects/dflt`, frank)).statusCode).toBe(403)
     const me = (await call('GET', '/ui/api/v1/ui/access/me', frank)).json()
     expect(me).toMatchObject({ admin: false, projectAdminOf: ['shop'], canAdministerProjects: true })
+    // The console's project picker: a member sees the default project and theirs, marked with
+    // whether they administer it; a non-member does not see it; an admin sees and administers all.
+    const picker = async (headers: Record<string, string>) =>
+      (await call('GET', '/ui/api/v1/ui/shell/projects', headers)).json().projects
+    expect(await picker(frank)).toEqual([
+      { key: DEFAULT_PROJECT.key, name: DEFAULT_PROJECT.name, admin: false },
+      { key: 'shop', name: 'Shop', admin: true },
+    ])
+    expect(await picker(gina)).toEqual([
+      { key: DEFAULT_PROJECT.key, name: DEFAULT_PROJECT.name, admin: false },
+      { key: 'shop', name: 'Shop', admin: false },
+    ])
+    const outsider = await userWithToken(t.fastify, admin, 'outsider')
+    expect(await picker(outsider)).toEqual([{ key: DEFAULT_PROJECT.key, name: DEFAULT_PROJECT.name, admin: false }])
+    expect(await picker(admin)).toContainEqual({ key: 'shop', name: 'Shop', admin: true })
     const promote = await call('PUT', `${ADMIN_API}/projects/shop/members`, frank, {
       members: [
         { kind: 'user', name: 'frank', roles: ['Project Admin'] },

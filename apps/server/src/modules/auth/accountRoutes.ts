@@ -67,6 +67,7 @@ export const accountRoutes =
       },
       async (request, reply) => {
         const user = await register(db, request.body)
+        ctx.authz.invalidate?.()
         request.log.info({ user: user.name }, 'account registered')
         return reply.code(201).send(toUserData(user))
       },
@@ -100,6 +101,7 @@ export const accountRoutes =
       },
       async (request, reply) => {
         const user = await acceptInvitation(db, request.query.token, request.body)
+        ctx.authz.invalidate?.()
         request.log.info({ user: user.name }, 'invitation accepted')
         return reply.code(201).send(toUserData(user))
       },

@@ -1,4 +1,3 @@
-import { DEFAULT_PROJECT } from '@trove/contracts/messages'
 import {
   AvailablePackages,
   BlockedUsages,
@@ -19,6 +18,7 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
+import { projectsForCaller } from '../access/projects.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
 import {
@@ -28,7 +28,6 @@ import {
   readEntitlements,
   readFeatures,
   readGeneralConfig,
-  selectRows,
 } from './service.js'
 
 /** Where the data-transfer quota banner's UPGRADE link leads. */
@@ -170,16 +169,8 @@ export const startupRoutes =
       },
       async (request) => {
         const principal = await callerOrAnonymous(request)
-        const admin = principal?.admin === true
-        const rows = await selectRows<Record<string, unknown>>(db, 'projects')
-        const projects = rows
-          .map((r) => ({
-            key: String(r.project_key ?? r.key ?? ''),
-            name: String(r.display_name ?? r.name ?? r.project_key ?? r.key ?? ''),
-            admin,
-          }))
-          .filter((p) => p.key && p.key !== DEFAULT_PROJECT.key)
-        return { projects: [{ ...DEFAULT_PROJECT, admin }, ...projects] }
+        const adminOf = principal && !principal.admin ? ((await ctx.authz.projectAdminOf?.(principal.userId)) ?? []) : []
+        return { projects: await projectsForCaller(db, principal, adminOf) }
       },
     )
 

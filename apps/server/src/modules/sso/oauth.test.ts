@@ -25,6 +25,27 @@ describe('OpenID Connect sign-in against a real provider', () => {
     base = `http://127.0.0.1:${(t.fastify.server.address() as AddressInfo).port}`
     idp = await startIdentityProvider(`${base}${AUTH}/oauth/callback`)
     admin = await signIn(t.fastify)
+    // Access-control groups a new single-sign-on account should join: the provider's default
+    // group (with a permission on 'docs'), and a group every new user joins; 'others' is neither.
+    for (const group of [{ name: 'readers' }, { name: 'everyone', autoJoin: true }, { name: 'others' }]) {
+      const made = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/admin/groups',
+        headers: sessionHeaders(admin),
+        payload: group,
+      })
+      expect(made.statusCode).toBe(201)
+    }
+    const permission = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/admin/permissions',
+      headers: sessionHeaders(admin),
+      payload: {
+        name: 'sso-readers',
+        repositories: { resources: { names: ['docs'] }, grants: [{ kind: 'group', name: 'readers', actions: ['read'] }] },
+      },
+    })
+    expect(permission.statusCode).toBe(201)
     const created = await addProvider({
       name: 'corp',
       type: 'oauth',
@@ -32,7 +53,7 @@ describe('OpenID Connect sign-in against a real provider', () => {
       clientId: idp.clientId,
       clientSecret: idp.clientSecret,
       autoCreateUsers: true,
-      defaultGroups: ['readers'],
+      defaultGroups: ['readers', 'no-such-group'],
     })
     expect(created.statusCode).toBe(201)
     expect(created.json()).toMatchObject({
@@ -99,6 +120,28 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(await me.json()).toEqual({ name: 'alice', realm: 'oauth', admin: false, anonymous: false, mfaStatus: 'none' })
     const row = await t.app.db.kysely.selectFrom('users').selectAll().where('name', '=', 'alice').executeTakeFirstOrThrow()
     expect(row).toMatchObject({ realm: 'oauth', email: 'alice@example.test', password_hash: null })
+
+    // The new account is in the provider's default group and the auto-join group (a default group
+    // that does not exist is skipped), and the group's permission counts at once.
+    const groupsOf = async (name: string) =>
+      (await t.fastify.inject({ url: `/ui/api/v1/ui/admin/groups/${name}`, headers: sessionHeaders(admin) })).json().members
+    expect(await groupsOf('readers')).toEqual(['alice'])
+    expect(await groupsOf('everyone')).toEqual(['alice'])
+    expect(await groupsOf('others')).toEqual([])
+    const actions = await browser.request(`${base}/ui/api/v1/ui/access/repositories/docs/actions`)
+    expect(await actions.json()).toEqual({ repoKey: 'docs', actions: ['read'] })
+    const elsewhere = await browser.request(`${base}/ui/api/v1/ui/access/repositories/other/actions`)
+    expect(((await elsewhere.json()) as { actions: string[] }).actions).toEqual([])
+    // The audit log tells who made the account.
+    const audit = await t.fastify.inject({ url: '/ui/api/v1/ui/admin/audit?targetType=user', headers: sessionHeaders(admin) })
+    expect(audit.json().items).toContainEqual(
+      expect.objectContaining({
+        actor: 'oauth:corp',
+        action: 'user.create',
+        targetName: 'alice',
+        details: { realm: 'oauth', groups: ['everyone', 'readers'] },
+      }),
+    )
 
     // The session is a real one: a mutating call with its CSRF token works, logout ends it.
     const out = await fetch(`${base}${AUTH}/logout`, {

@@ -92,7 +92,9 @@ export const ssoRoutes =
       return reply.redirect(`/ui/login?${query}`, 302)
     }
 
+    /** A new account's group memberships count at once on this node (others see the access version). */
     const onCreated = (request: FastifyRequest) => async (user: UserRow, groups: string[]) => {
+      ctx.authz.invalidate?.()
       request.log.info({ user: user.name, realm: user.realm, groups }, 'account created by single sign-on')
     }
 
@@ -192,6 +194,7 @@ export const ssoRoutes =
               realm: provider.type,
               autoCreateUsers: Boolean(provider.auto_create_users),
               defaultGroups: JSON.parse(provider.default_groups) as string[],
+              via: `oauth:${provider.name}`,
             },
             onCreated(request),
           )
@@ -283,6 +286,7 @@ export const ssoRoutes =
               realm: 'saml',
               autoCreateUsers: settings.autoCreateUsers,
               defaultGroups: settings.defaultGroups,
+              via: 'saml',
             },
             onCreated(request),
           )

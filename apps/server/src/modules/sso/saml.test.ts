@@ -47,6 +47,15 @@ describe('SAML 2.0 sign-in', () => {
   beforeAll(async () => {
     t = await createTestApp({ TROVE_BASE_URL: BASE })
     admin = await signIn(t.fastify)
+    for (const group of [{ name: 'readers' }, { name: 'everyone', autoJoin: true }, { name: 'others' }]) {
+      const made = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/admin/groups',
+        headers: sessionHeaders(admin),
+        payload: group,
+      })
+      expect(made.statusCode).toBe(201)
+    }
     idpKeys = await makeKeyPair()
     otherKeys = await makeKeyPair()
   }, 60_000)
@@ -118,6 +127,21 @@ describe('SAML 2.0 sign-in', () => {
     expect(me.json()).toEqual({ name: 'dora', realm: 'saml', admin: false, anonymous: false, mfaStatus: 'none' })
     const row = await t.app.db.kysely.selectFrom('users').selectAll().where('name', '=', 'dora').executeTakeFirstOrThrow()
     expect(row).toMatchObject({ realm: 'saml', email: 'dora@example.test', password_hash: null })
+    // In the SAML settings' default group and the auto-join group, audited as made by SAML.
+    const membersOf = async (name: string) =>
+      (await t.fastify.inject({ url: `/ui/api/v1/ui/admin/groups/${name}`, headers: sessionHeaders(admin) })).json().members
+    expect(await membersOf('readers')).toEqual(['dora'])
+    expect(await membersOf('everyone')).toEqual(['dora'])
+    expect(await membersOf('others')).toEqual([])
+    const audit = await t.fastify.inject({ url: '/ui/api/v1/ui/admin/audit?targetType=user', headers: sessionHeaders(admin) })
+    expect(audit.json().items).toContainEqual(
+      expect.objectContaining({
+        actor: 'saml',
+        action: 'user.create',
+        targetName: 'dora',
+        details: { realm: 'saml', groups: ['everyone', 'readers'] },
+      }),
+    )
   })
 
   it('lets a fresh single sign-on stand in for the password a profile or API key change asks again', async () => {

@@ -18,9 +18,10 @@ export class SsoError extends HttpError {
 }
 
 import type { Database } from '../../core/schema.js'
+import { recordChange } from '../access/audit.js'
 import { createSession, type NewSession } from '../auth/sessions.js'
 import { getSetting, setSetting } from '../settings/repo.js'
-import { findUserByName, type UserRow } from '../users/repo.js'
+import { findUserByName, joinNewUserGroups, type UserRow } from '../users/repo.js'
 import { listProviders } from './repo.js'
 
 export const SAML_SETTING = 'security.saml'
@@ -113,7 +114,10 @@ export interface SsoIdentity {
   /** The realm of users this provider signs in: the provider type ('oauth', 'saml', …). */
   realm: string
   autoCreateUsers: boolean
+  /** Groups a new account joins (by name), besides the groups marked auto-join. */
   defaultGroups: string[]
+  /** Who made the account, for the audit log: 'oauth:<provider>' or 'saml'. */
+  via: string
 }
 
 const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
@@ -121,12 +125,13 @@ const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
 /**
  * The user a provider vouched for: found by name when that account belongs to the same realm,
  * made when the provider auto-creates users, refused otherwise. An internal account of the same
- * name is never taken over by a provider.
+ * name is never taken over by a provider. A new account joins the provider's default groups and the
+ * auto-join groups, and is audited, in the same transaction as the account itself.
  */
 export async function resolveSsoUser(
   db: Kysely<Database>,
   identity: SsoIdentity,
-  onCreated: (user: UserRow, groups: string[]) => Promise<void>,
+  onCreated: (user: UserRow, joined: string[]) => Promise<void>,
 ): Promise<UserRow> {
   if (!USER_NAME.test(identity.name)) {
     throw new SsoError('noUserName')
@@ -158,10 +163,18 @@ export async function resolveSsoUser(
       .execute()
     const user = await findUserByName(trx, identity.name)
     if (!user) throw new HttpError(500, 'The account was not created')
-    return user
+    const joined = await joinNewUserGroups(trx, user.id, identity.defaultGroups)
+    await recordChange(trx, {
+      actor: identity.via,
+      action: 'user.create',
+      targetType: 'user',
+      targetName: user.name,
+      details: { realm: identity.realm, groups: joined },
+    })
+    return { user, joined }
   })
-  await onCreated(created, identity.defaultGroups)
-  return created
+  await onCreated(created.user, created.joined)
+  return created.user
 }
 
 /** Opens a server session for a user a provider vouched for, like a password sign-in without remember-me. */

@@ -45,17 +45,35 @@ export async function insertUser(
 
 /** Every new user joins the groups marked auto-join; other nodes see it within seconds. */
 async function joinAutoJoinGroups(db: Kysely<Database>, userId: number): Promise<void> {
-  const groups = await db.selectFrom('groups').select('id').where('auto_join', '=', 1).execute()
-  if (groups.length === 0) return
+  await joinNewUserGroups(db, userId, [])
+}
+
+/**
+ * Puts a new user in the groups marked auto-join and in the groups named (a provider's default
+ * groups; names of groups that do not exist are skipped), then bumps the access version so every
+ * node's authorizer sees the membership. Returns the names of the groups joined.
+ */
+export async function joinNewUserGroups(db: Kysely<Database>, userId: number, names: readonly string[]): Promise<string[]> {
+  let query = db.selectFrom('groups').select(['id', 'name']).where('auto_join', '=', 1)
+  if (names.length > 0)
+    query = db
+      .selectFrom('groups')
+      .select(['id', 'name'])
+      .where((eb) => eb.or([eb('auto_join', '=', 1), eb('name', 'in', [...names])]))
+  const groups = await query.orderBy('name').execute()
+  if (groups.length === 0) return []
   await db
     .insertInto('group_members')
     .values(groups.map((g) => ({ group_id: g.id, user_id: userId })))
+    .onConflict((oc) => oc.doNothing())
     .execute()
+  const now = Date.now()
   await db
     .insertInto('settings')
-    .values({ key: 'access.version', value: String(Date.now()), updated_at: Date.now() })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(Date.now()), updated_at: Date.now() }))
+    .values({ key: 'access.version', value: String(now), updated_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(now), updated_at: now }))
     .execute()
+  return groups.map((g) => g.name)
 }
 
 export async function setPassword(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {

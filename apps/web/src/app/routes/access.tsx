@@ -3,6 +3,7 @@ import { type AnyRoute, createRoute, lazyRouteComponent, redirect } from '@tanst
 import { Limits } from '@trove/contracts/limits'
 import { Messages } from '@trove/contracts/messages'
 import { myAccessQuery } from '../../features/access/api/myAccess'
+import { selectedProject } from '../../features/shell/projectSelection'
 import { notify } from '../../lib/notify'
 import { loadChunk } from '../chunks'
 
@@ -29,7 +30,14 @@ async function projectAdminOnly({ context }: { context: unknown }) {
   if (!me.canAdministerProjects) refuse()
 }
 
-const projectSearch = (search: Record<string, unknown>) => ({ project: typeof search.project === 'string' ? search.project : '' })
+/**
+ * The project a project screen is about: `?project=` (the access screens' links) or `?projectKey=`
+ * (the shell's Administration menu target); else the project chosen in the top bar.
+ */
+const projectSearch = (search: Record<string, unknown>) => {
+  const named = [search.project, search.projectKey].find((v): v is string => typeof v === 'string' && v !== '')
+  return { project: named ?? selectedProject() ?? '' }
+}
 
 /** Users, groups, permissions, global roles, projects and audit, under the signed-in layout. */
 export function accessRoutes<P extends AnyRoute>(parent: P) {

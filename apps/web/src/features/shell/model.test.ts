@@ -69,6 +69,11 @@ describe('sidebars (§4.2, §4.3)', () => {
     expect(selectSidebar('/packages', c(admin))).toBe('application')
     expect(selectSidebar('/admin/management/users', c(admin))).toBe('administration')
     expect(selectSidebar('/admin/projects/members', c(admin, {}, {}, { selectedProject: 'web' }))).toBe('project')
+    // A project admin who is not an administrator never gets the Administration sidebar.
+    expect(selectSidebar('/admin/projects/list', c(user, {}, {}, { canAdminProjects: true }))).toBe('application')
+    expect(selectSidebar('/admin/projects/members', c(user, {}, {}, { canAdminProjects: true, selectedProject: 'web' }))).toBe(
+      'project',
+    )
     expect(menuForVisit('/admin/configuration/general', c(admin))).toBe('administration')
     expect(menuForVisit('/packages', c(admin))).toBe('application')
   })

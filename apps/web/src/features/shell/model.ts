@@ -345,7 +345,8 @@ export function availableSidebars(c: ShellContext): SidebarName[] {
 export function selectSidebar(path: string, c: ShellContext): SidebarName {
   if (!isAdminPath(path)) return 'application'
   if (c.canAdminProjects && c.selectedProject) return 'project'
-  return 'administration'
+  // Only administrators have the Administration sidebar; a project admin without a project keeps the application one.
+  return isAdmin(c) ? 'administration' : 'application'
 }
 
 export function menuOf(sidebar: SidebarName): MenuGroup[] {
