@@ -1,10 +1,100 @@
-import { expect, test } from '@playwright/test'
+import path from 'node:path'
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import SQLite from 'better-sqlite3'
 import { mailText, startSmtp } from '../../apps/server/test/smtp'
 import { ACCOUNTS_URL, ADMIN_PASSWORD } from '../playwright.config'
-import { ADMIN_LANDING } from './signIn'
+import { ADMIN_LANDING, USER_LANDING } from './signIn'
 
-// This journey changes the admin's password, so it runs on its own server.
+// These journeys change passwords (the last one the admin's), so they run on their own server, in order.
 test.use({ baseURL: ACCOUNTS_URL })
+test.describe.configure({ mode: 'serial' })
+
+async function adminApi(request: APIRequestContext) {
+  const login = await request.post('/ui/api/v1/ui/auth/login', {
+    data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' },
+  })
+  expect(login.ok()).toBe(true)
+  return { 'x-csrf-token': (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? '' }
+}
+
+async function signInWith(page: Page, user: string, password: string) {
+  await page.goto('/ui/login')
+  await page.getByRole('textbox', { name: 'Username' }).fill(user)
+  await page.getByRole('textbox', { name: 'Password' }).fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+}
+
+test('the profile changes the password with the current one; the new one signs in, the old one no longer', async ({
+  page,
+  request,
+}) => {
+  const headers = await adminApi(request)
+  expect(
+    (
+      await request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: 'e2e-pat', password: 'pat-password-1' } })
+    ).status(),
+  ).toBe(201)
+  await signInWith(page, 'e2e-pat', 'pat-password-1')
+  await expect(page).toHaveURL(USER_LANDING)
+  await page.goto('/ui/user_profile')
+  await page.getByLabel('Current password').fill('pat-password-1')
+  await page.getByRole('button', { name: 'Unlock' }).click()
+  const form = page.getByRole('form', { name: 'Change password' })
+  await form.getByLabel('New password', { exact: true }).fill('pat-password-2')
+  await form.getByLabel('Confirm new password').fill('pat-password-3')
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await expect(form.getByText('The new passwords do not match')).toBeVisible()
+  await form.getByLabel('Confirm new password').fill('pat-password-2')
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await expect(form.getByRole('status')).toHaveText('Password changed')
+  // This session stays signed in.
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('e2e-pat')
+
+  await page.goto('/ui/logout')
+  await signInWith(page, 'e2e-pat', 'pat-password-1')
+  await expect(page.getByRole('alert')).toContainText('Incorrect user name or password')
+  await signInWith(page, 'e2e-pat', 'pat-password-2')
+  await expect(page).toHaveURL(USER_LANDING)
+})
+
+test('an expired password: sign-in opens the change-password screen with the user name, then signs in', async ({
+  page,
+  request,
+}) => {
+  const headers = await adminApi(request)
+  expect(
+    (
+      await request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: 'e2e-old', password: 'old-password-1' } })
+    ).status(),
+  ).toBe(201)
+  expect((await request.put('/ui/api/v1/ui/admin/security/passwordPolicy', { headers, data: { expiryDays: 30 } })).ok()).toBe(
+    true,
+  )
+  // The password was last set 31 days ago: moved back in the server's own database.
+  const db = new SQLite(path.join(process.env.TROVE_E2E_DATA_DIR ?? '', 'server-2', 'trove.db'))
+  try {
+    db.pragma('busy_timeout = 5000')
+    db.prepare('update users set password_changed_at = ? where name = ?').run(Date.now() - 31 * 24 * 3600 * 1000, 'e2e-old')
+  } finally {
+    db.close()
+  }
+  try {
+    await signInWith(page, 'e2e-old', 'old-password-1')
+    await expect(page).toHaveURL(/\/ui\/login\/change-password\/e2e-old$/)
+    await expect(page.getByText('The password of e2e-old has expired: choose a new one.')).toBeVisible()
+    await page.getByLabel('Current password').fill('old-password-1')
+    await page.getByLabel('New password', { exact: true }).fill('old-password-2')
+    await page.getByLabel('Confirm new password').fill('old-password-2')
+    await page.getByRole('button', { name: 'Change password and sign in' }).click()
+    await expect(page).toHaveURL(USER_LANDING)
+    await expect(page.getByRole('button', { name: 'User menu' })).toContainText('e2e-old')
+    const session = (await page.context().cookies()).find((c) => c.name === 'trove_session')
+    expect(session?.expires).toBe(-1) // signed in with remember-me off
+  } finally {
+    await request.put('/ui/api/v1/ui/admin/security/passwordPolicy', { headers, data: { expiryDays: 0 } })
+  }
+})
 
 test('forgot password: the mailed link sets a new password and signs in', async ({ page, request }) => {
   const smtp = await startSmtp()

@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { ApiKeySection } from './ApiKeySection'
 import { useUnlockProfile, useUpdateEmail } from './api/profile'
+import { PasswordSection } from './PasswordSection'
 import { TokensSection } from './TokensSection'
 
 export interface ProfilePageProps {
@@ -15,7 +16,7 @@ export interface ProfilePageProps {
   passwordless?: boolean
 }
 
-/** Edit profile: asks for the password once, then shows e-mail, MFA, API key and tokens. */
+/** Edit profile: asks for the password once, then shows e-mail, password, MFA, API key and tokens. */
 export function ProfilePage({ userName, renderMfaEnrollment, passwordless = false }: ProfilePageProps) {
   const unlock = useUnlockProfile()
   const updateEmail = useUpdateEmail()
@@ -109,6 +110,12 @@ export function ProfilePage({ userName, renderMfaEnrollment, passwordless = fals
               )}
             </Group>
           </form>
+          {!passwordless && (
+            <>
+              <Divider />
+              <PasswordSection userName={userName} currentPassword={password} onChanged={setPassword} />
+            </>
+          )}
           <Divider />
           <Stack gap="xs">
             <Title order={2} size="h4">
