@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test'
 import { mailText, startSmtp } from '../../apps/server/test/smtp'
 import { ADMIN_PASSWORD } from '../playwright.config'
-import { USER_LANDING } from './signIn'
+import { signInAsAdmin, USER_LANDING } from './signIn'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -13,13 +13,25 @@ async function asAdmin(request: APIRequestContext) {
   return { 'x-csrf-token': csrf }
 }
 
-test('self-registration, once an admin opens it', async ({ page, request }) => {
+test('self-registration, once an admin opens it', async ({ page, browser }, info) => {
   await page.goto('/ui/login')
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0)
 
-  const headers = await asAdmin(request)
-  expect((await request.put('/ui/api/v1/ui/admin/security/registration', { headers, data: { enabled: true } })).ok()).toBe(true)
+  // The admin opens registration on the Security Configuration screen, reached from the Administration menu.
+  const adminContext = await browser.newContext()
+  const admin = await adminContext.newPage()
+  await signInAsAdmin(admin)
+  await admin.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Security Configuration' }).click()
+  await expect(admin).toHaveURL(/\/ui\/admin\/configuration\/security\/general$/)
+  const registration = admin.getByRole('switch', { name: 'Allow self-registration' })
+  await expect(registration).not.toBeChecked()
+  await registration.click({ force: true })
+  await expect(registration).toBeChecked()
+  await admin.reload()
+  await expect(admin.getByRole('switch', { name: 'Allow self-registration' })).toBeChecked()
+  await admin.screenshot({ path: info.outputPath('security-configuration.png'), fullPage: true })
+  await adminContext.close()
 
   await page.reload()
   await page.getByRole('link', { name: 'Create an account' }).click()
@@ -36,7 +48,11 @@ test('self-registration, once an admin opens it', async ({ page, request }) => {
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('kim')
 })
 
-test('an invitation by mail: the link makes the account and signs in; a bad link goes to login', async ({ page, request }) => {
+test('an invitation by mail: the link makes the account and signs in; a bad link goes to login', async ({
+  page,
+  request,
+  browser,
+}, info) => {
   const smtp = await startSmtp()
   try {
     const headers = await asAdmin(request)
@@ -46,9 +62,21 @@ test('an invitation by mail: the link makes the account and signs in; a bad link
       data: { enabled: true, host: '127.0.0.1', port: smtp.port, secure: false, from: 'trove@example.com', baseUrl: base },
     })
     expect(mail.ok()).toBe(true)
-    expect(
-      (await request.post('/ui/api/v1/ui/admin/invitations', { headers, data: { email: 'lee@example.com' } })).status(),
-    ).toBe(201)
+    // The admin invites from the Users screen.
+    const adminContext = await browser.newContext()
+    const admin = await adminContext.newPage()
+    await signInAsAdmin(admin)
+    await admin.goto('/ui/admin/management/users')
+    await admin.getByRole('button', { name: 'Invite by e-mail' }).click()
+    const dialog = admin.getByRole('dialog', { name: 'Invite a user by e-mail' })
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('not-an-address')
+    await dialog.getByRole('button', { name: 'Send invitation' }).click()
+    await expect(dialog.getByText('Enter an e-mail address')).toBeVisible()
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('lee@example.com')
+    await dialog.getByRole('button', { name: 'Send invitation' }).click()
+    await expect(dialog.getByRole('status')).toHaveText('Invitation sent to lee@example.com')
+    await admin.screenshot({ path: info.outputPath('invite.png') })
+    await adminContext.close()
     const link = /(http:\/\/\S+\/ui\/login\/invitation\?token=[\w-]+)/.exec(mailText((await smtp.next()).raw))?.[1] ?? ''
     expect(link).not.toBe('')
 

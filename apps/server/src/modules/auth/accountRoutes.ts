@@ -133,6 +133,19 @@ export const accountAdminRoutes =
       },
     )
 
+    app.get(
+      '/security/registration',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: ['security'],
+          summary: 'Whether self-registration is open',
+          response: { 200: z.object({ enabled: z.boolean() }) },
+        },
+      },
+      async () => ({ enabled: await getSetting(db, REGISTRATION_SETTING, false) }),
+    )
+
     app.put(
       '/security/registration',
       {

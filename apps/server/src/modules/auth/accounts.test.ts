@@ -49,6 +49,9 @@ describe('self-registration', () => {
       payload: { enabled: true },
     })
     expect(opened.statusCode).toBe(200)
+    const setting = await t.fastify.inject({ url: '/ui/api/v1/ui/admin/security/registration', headers: headers(admin) })
+    expect(setting.json()).toEqual({ enabled: true })
+    expect((await t.fastify.inject({ url: '/ui/api/v1/ui/admin/security/registration' })).statusCode).toBe(401)
     expect(await loginData()).toMatchObject({
       forgotPassword: true,
       canRememberMe: true,

@@ -6,6 +6,7 @@ import { PageHeader } from '../../ui/PageHeader'
 import { AccessNav } from './AccessNav'
 import { useUsers } from './api/users'
 import { ErrorAlert } from './ErrorAlert'
+import { InviteUserDialog } from './InviteUserDialog'
 
 type Sort = NonNullable<UserListQuery['sort']>
 const COLUMNS: { sort: Sort; label: string }[] = [
@@ -22,6 +23,7 @@ export function UsersPage() {
   const [sort, setSort] = useState<Sort>('name')
   const [order, setOrder] = useState<'asc' | 'desc'>('asc')
   const [page, setPage] = useState(1)
+  const [inviting, setInviting] = useState(false)
   const deferredSearch = useDeferredValue(search)
   const users = useUsers({ search: deferredSearch || undefined, sort, order, page })
   const data = users.data
@@ -50,11 +52,15 @@ export function UsersPage() {
           <Text size="sm" c="dimmed">
             {data ? `${data.total} ${data.total === 1 ? 'user' : 'users'}` : ''}
           </Text>
+          <Button variant="default" onClick={() => setInviting(true)}>
+            Invite by e-mail
+          </Button>
           <Button component={Link} to="/admin/management/users/new">
             New user
           </Button>
         </Group>
       </Group>
+      <InviteUserDialog opened={inviting} onClose={() => setInviting(false)} />
       <ErrorAlert error={users.error} />
       <Table striped withTableBorder highlightOnHover aria-label="Users">
         <Table.Thead>

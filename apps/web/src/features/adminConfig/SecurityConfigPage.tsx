@@ -4,7 +4,7 @@ import { Messages } from '@trove/contracts/messages'
 import { useEffect, useState } from 'react'
 import type { ApiError } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
-import { anonymousAccess, mfaPolicy, passwordPolicy, uiAccess } from './api/security'
+import { anonymousAccess, mfaPolicy, passwordPolicy, registration, uiAccess } from './api/security'
 
 /** Admin › Security › Security Configuration: anonymous access, UI access, password and MFA policy, SSO. */
 export function SecurityConfigPage() {
@@ -19,6 +19,7 @@ export function SecurityConfigPage() {
           <Stack>
             <AnonymousAccessSwitch />
             <UiAccessSwitch />
+            <RegistrationSwitch />
           </Stack>
         </Card>
         <PasswordPolicyCard />
@@ -85,6 +86,23 @@ function UiAccessSwitch() {
         description="Anonymous users are sent to sign in; package clients keep their anonymous access"
         checked={value.data?.blocked ?? false}
         onChange={(e) => save.mutate({ blocked: e.currentTarget.checked })}
+      />
+      <SaveError error={save.error} />
+    </>
+  )
+}
+
+function RegistrationSwitch() {
+  const value = registration.useValue()
+  const save = registration.useSave()
+  if (value.isPending) return <Skeleton h={40} />
+  return (
+    <>
+      <Switch
+        label="Allow self-registration"
+        description="The login screen offers to create an account; administrators can also invite by e-mail from Users"
+        checked={value.data?.enabled ?? false}
+        onChange={(e) => save.mutate({ enabled: e.currentTarget.checked })}
       />
       <SaveError error={save.error} />
     </>

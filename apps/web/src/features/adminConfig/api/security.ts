@@ -25,4 +25,5 @@ function setting<T>(path: string) {
 export const anonymousAccess = setting<{ enabled: boolean }>('/ui/admin/security/anonymous-access')
 export const uiAccess = setting<{ blocked: boolean }>('/ui/admin/security/uiAccess')
 export const mfaPolicy = setting<{ required: boolean }>('/ui/admin/security/mfa')
+export const registration = setting<{ enabled: boolean }>('/ui/admin/security/registration')
 export const passwordPolicy = setting<{ expiryDays: number }>('/ui/admin/security/passwordPolicy')
