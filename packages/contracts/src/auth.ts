@@ -100,6 +100,7 @@ export const RegistrationRequest = z
 export const InvitationRequest = z
   .object({ email: z.email().max(320), admin: z.boolean().default(false) })
   .meta({ id: 'InvitationRequest' })
+export type InvitationRequest = z.input<typeof InvitationRequest>
 export const InvitationInfo = z.object({ email: z.string() }).meta({ id: 'InvitationInfo' })
 export const AcceptInvitationRequest = z
   .object({ name: UserName, password: z.string().min(8, 'A password has at least 8 characters').max(1024) })
