@@ -13,6 +13,14 @@ async function signIn(page: Page, user: string, password: string) {
   await expect(page).toHaveURL(/\/ui\/(overview|packages)/)
 }
 
+const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+
+/** Deploys a small file with the page's session, as the console's calls do: the status. */
+const deploy = async (page: Page, repo: string, file: string) =>
+  (
+    await page.request.put(`/artifactory/${repo}/${file}`, { headers: { 'x-csrf-token': await csrfOf(page) }, data: 'hello' })
+  ).status()
+
 const actionsOn = async (page: Page, repo: string) =>
   (await (await page.request.get(`/ui/api/v1/ui/access/repositories/${repo}/actions`)).json()).actions
 
@@ -65,12 +73,27 @@ test('an admin creates a user, a group and a permission; the user then can and c
     'Repositories',
   )
 
+  // Two real repositories: one the permission names, one it does not.
+  for (const key of ['libs-release', 'other-local']) {
+    const made = await page.request.put(`/api/repositories/${key}`, {
+      headers: { 'x-csrf-token': await csrfOf(page) },
+      data: { rclass: 'local', packageType: 'generic' },
+    })
+    expect(made.status()).toBe(201)
+  }
+
   // The user, in a browser of their own
   const context = await browser.newContext()
   const paula = await context.newPage()
   await signIn(paula, USER, PASSWORD)
   expect(await actionsOn(paula, 'libs-release')).toEqual(['read', 'deploy'])
   expect(await actionsOn(paula, 'docker-local')).toEqual([])
+  // What the permission says, on the real repositories: deploy and read libs-release, nothing on the other.
+  expect(await deploy(paula, 'libs-release', 'notes/a.txt')).toBe(201)
+  expect((await paula.request.get('/artifactory/libs-release/notes/a.txt')).status()).toBe(200)
+  expect(await deploy(paula, 'other-local', 'notes/a.txt')).toBe(403)
+  const listed = (await (await paula.request.get('/api/repositories')).json()) as { key: string }[]
+  expect(listed.map((r) => r.key)).toEqual(['libs-release'])
   expect((await paula.request.get('/ui/api/v1/ui/admin/users')).status()).toBe(403)
   await paula.goto('/ui/admin/management/users')
   await expect(paula.getByText(Messages.notAuthorized)).toBeVisible()
@@ -82,6 +105,8 @@ test('an admin creates a user, a group and a permission; the user then can and c
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(/\/ui\/admin\/management\/permissions$/)
   expect(await actionsOn(paula, 'libs-release')).toEqual(['read'])
+  expect(await deploy(paula, 'libs-release', 'notes/b.txt')).toBe(403)
+  expect((await paula.request.get('/artifactory/libs-release/notes/a.txt')).status()).toBe(200)
 
   // And the audit shows who did it.
   await page.goto('/ui/admin/management/audit')

@@ -112,6 +112,18 @@ describe('groups and permissions', () => {
       },
     })
     expect(created.statusCode).toBe(201)
+    const again = await call('POST', `${ADMIN_API}/permissions`, admin, {
+      name: 'libs',
+      repositories: { resources: { names: ['x'] }, grants: [] },
+    })
+    expect(again.statusCode).toBe(409)
+    expect(again.json().errors[0].message).toBe('A permission named libs already exists')
+    const badName = await call('POST', `${ADMIN_API}/permissions`, admin, {
+      name: 'no good!',
+      repositories: { resources: { names: ['x'] }, grants: [] },
+    })
+    expect(badName.statusCode).toBe(400)
+    expect(badName.json().errors[0].message).toContain(Messages.invalidName)
     expect(await actions('libs-local', alice)).toEqual(['read', 'deploy'])
     expect(await actions('libs-secret', alice)).toEqual([])
     expect(await actions('docker-local', alice)).toEqual([])
