@@ -118,6 +118,7 @@ test('a login redirectTo is resolved by the server: a page here opens after sign
   await expect(page).toHaveURL(/\/ui\/user_profile$/)
 
   await page.goto('/ui/logout')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   await page.goto(`/ui/login?redirectTo=${encodeURIComponent('https://evil.example.com/ui/')}`)
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
@@ -174,6 +175,7 @@ test('SAML: an admin sets up the identity provider; a user signs in with a signe
     await form.getByRole('button', { name: 'Save' }).click()
     await expect(form.getByRole('status')).toHaveText('Saved')
     await page.goto('/ui/logout')
+    await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
 
     await page.goto('/ui/login')
     await page.getByRole('link', { name: 'Sign in with SAML SSO' }).click()

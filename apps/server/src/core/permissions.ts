@@ -22,7 +22,7 @@ export interface Authorizer {
   /** Forget cached decisions after a change to users, groups or permissions made outside the access module. */
   invalidate?(): void
   /** Keys of the projects a user administers (through a project role that manages members). */
-  projectAdminOf?(userId: number): Promise<string[]>
+  projectAdminOf(userId: number): Promise<string[]>
 }
 
 const ALL: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage']
@@ -48,5 +48,8 @@ export const baselineAuthorizer: Authorizer = {
   },
   async readableRepoKeys(principal, keys) {
     return principal ? [...keys] : []
+  },
+  async projectAdminOf() {
+    return []
   },
 }

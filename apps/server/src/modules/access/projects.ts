@@ -121,44 +121,6 @@ export async function listProjects(db: Kysely<Database>, onlyKeys: string[] | nu
   }))
 }
 
-/**
- * The projects a caller sees in the console's project picker: every project for an administrator;
- * for anyone else the default project and the projects they are a member of (directly or through a
- * group), each marked with whether the caller administers it.
- */
-export async function projectsForCaller(
-  db: Kysely<Database>,
-  principal: Principal | null,
-  adminOf: readonly string[],
-): Promise<{ key: string; name: string; admin: boolean }[]> {
-  const rows = await db.selectFrom('projects').select(['id', 'key', 'display_name']).orderBy('key').execute()
-  const pick = (r: { key: string; display_name: string }, admin: boolean) => ({ key: r.key, name: r.display_name, admin })
-  const dflt = { key: DEFAULT_PROJECT.key, name: DEFAULT_PROJECT.name }
-  const others = rows.filter((r) => r.key !== DEFAULT_PROJECT.key)
-  if (principal?.admin) return [{ ...dflt, admin: true }, ...others.map((r) => pick(r, true))]
-  if (!principal) return [{ ...dflt, admin: false }]
-  const member = await db
-    .selectFrom('project_members')
-    .select('project_id')
-    .distinct()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('member_kind', '=', 'user'), eb('member_id', '=', principal.userId)]),
-        eb.and([
-          eb('member_kind', '=', 'group'),
-          eb('member_id', 'in', eb.selectFrom('group_members').select('group_id').where('user_id', '=', principal.userId)),
-        ]),
-      ]),
-    )
-    .execute()
-  const memberOf = new Set(member.map((m) => m.project_id))
-  const admins = new Set(adminOf)
-  return [
-    { ...dflt, admin: admins.has(DEFAULT_PROJECT.key) },
-    ...others.filter((r) => memberOf.has(r.id) || admins.has(r.key)).map((r) => pick(r, admins.has(r.key))),
-  ]
-}
-
 export async function getProject(db: Kysely<Database>, key: string): Promise<Project> {
   const [project] = (await listProjects(db, [key])) as (Project | undefined)[]
   if (!project) throw notFound(`Project ${key} does not exist`)

@@ -1,3 +1,4 @@
+import { DEFAULT_PROJECT } from '@trove/contracts/messages'
 import {
   AvailablePackages,
   BlockedUsages,
@@ -18,7 +19,6 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
-import { projectsForCaller } from '../access/projects.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
 import {
@@ -169,8 +169,39 @@ export const startupRoutes =
       },
       async (request) => {
         const principal = await callerOrAnonymous(request)
-        const adminOf = principal && !principal.admin ? ((await ctx.authz.projectAdminOf?.(principal.userId)) ?? []) : []
-        return { projects: await projectsForCaller(db, principal, adminOf) }
+        const admin = principal?.admin === true
+        // An admin sees every project; a user the projects they belong to (directly or through a
+        // group), marked admin where a project role lets them manage it.
+        const adminOf = new Set(principal && !admin ? await ctx.authz.projectAdminOf(principal.userId) : [])
+        let query = db.selectFrom('projects').select(['key', 'display_name']).orderBy('key')
+        if (!admin) {
+          const userId = principal?.userId ?? -1
+          query = query.where((eb) =>
+            eb.or([
+              eb('key', 'in', [...adminOf, '']),
+              eb(
+                'id',
+                'in',
+                eb
+                  .selectFrom('project_members')
+                  .select('project_id')
+                  .where((m) =>
+                    m.or([
+                      m.and([m('member_kind', '=', 'user'), m('member_id', '=', userId)]),
+                      m.and([
+                        m('member_kind', '=', 'group'),
+                        m('member_id', 'in', m.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
+                      ]),
+                    ]),
+                  ),
+              ),
+            ]),
+          )
+        }
+        const projects = (await query.execute())
+          .filter((p) => p.key !== DEFAULT_PROJECT.key)
+          .map((p) => ({ key: p.key, name: p.display_name || p.key, admin: admin || adminOf.has(p.key) }))
+        return { projects: [{ ...DEFAULT_PROJECT, admin }, ...projects] }
       },
     )
 
