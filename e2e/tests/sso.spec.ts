@@ -3,6 +3,7 @@ import { startIdentityProvider, type TestIdentityProvider } from '../../apps/ser
 import { makeKeyPair, startSamlIdp } from '../../apps/server/test/samlIdp'
 import { SsoMessages } from '../../packages/contracts/src/messages'
 import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
+import { ADMIN_LANDING, USER_LANDING } from './signIn'
 
 // Single sign-on against a real OpenID Connect provider started here. The journeys change what
 // the login screen offers (and turn auto-redirect on), so they run on their own server, in order.
@@ -22,7 +23,7 @@ async function signInAsAdmin(page: Page) {
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
 }
 
 /** oidc-provider's own sign-in form (any user name and password are accepted). */
@@ -65,7 +66,7 @@ test('a user clicks the provider on the login screen, signs in there and lands s
   await page.goto('/ui/login')
   await page.getByRole('link', { name: 'Sign in with corp' }).click()
   await signInAtProvider(page, 'olivia')
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(USER_LANDING)
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('olivia')
   // A real server session: reloading keeps it; the profile knows the realm.
   await page.reload()
@@ -96,11 +97,12 @@ test('a login redirectTo is resolved by the server: a page here opens after sign
   await expect(page).toHaveURL(/\/ui\/user_profile$/)
 
   await page.goto('/ui/logout')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   await page.goto(`/ui/login?redirectTo=${encodeURIComponent('https://evil.example.com/ui/')}`)
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).toHaveURL(/\/ui\/overview$/)
+  await expect(page).toHaveURL(ADMIN_LANDING)
 })
 
 test('with auto-redirect on, the login route goes straight to the provider', async ({ page, request }) => {
@@ -152,12 +154,13 @@ test('SAML: an admin sets up the identity provider; a user signs in with a signe
     await form.getByRole('button', { name: 'Save' }).click()
     await expect(form.getByRole('status')).toHaveText('Saved')
     await page.goto('/ui/logout')
+    await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
 
     await page.goto('/ui/login')
     await page.getByRole('link', { name: 'Sign in with SAML SSO' }).click()
     await expect(page).toHaveURL(new RegExp(`^${samlIdp.url}/sso\\?user=rachel&SAMLRequest=`))
     await page.getByRole('button', { name: 'Continue to Trove' }).click()
-    await expect(page).toHaveURL(/\/ui\/overview$/)
+    await expect(page).toHaveURL(USER_LANDING)
     await expect(page.getByRole('button', { name: 'User menu' })).toContainText('rachel')
 
     // Logging out of Trove sends a SAML user on to the identity provider's logout URL.

@@ -66,6 +66,28 @@ export async function createRepo(
   if (res.statusCode !== 201) throw new Error(`create ${key}: ${res.statusCode} ${res.body}`)
 }
 
+/** Grants a user actions on named repositories, through a permission target made by an admin. */
+export async function grantRepos(
+  fastify: FastifyInstance,
+  admin: Session,
+  name: string,
+  grant: { repos: string[]; user: string; actions: string[] },
+): Promise<void> {
+  const res = await fastify.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/admin/permissions',
+    headers: sessionHeaders(admin),
+    payload: {
+      name,
+      repositories: {
+        resources: { names: grant.repos, include: [], exclude: [] },
+        grants: [{ kind: 'user', name: grant.user, actions: grant.actions }],
+      },
+    },
+  })
+  if (res.statusCode !== 201) throw new Error(`permission ${name}: ${res.statusCode} ${res.body}`)
+}
+
 export function writeFiles(dir: string, files: Record<string, string>): string {
   for (const [name, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })

@@ -19,6 +19,8 @@ export interface Authorizer {
   repoActions(principal: Principal | null, repoKey: string): Promise<RepoAction[]>
   /** The keys among `repoKeys` the caller may read, in the same order: lists filter through this. */
   readableRepoKeys(principal: Principal | null, repoKeys: readonly string[]): Promise<string[]>
+  /** Keys of the projects a user administers (through a project role that manages members). */
+  projectAdminOf(userId: number): Promise<string[]>
 }
 
 const ALL: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage']
@@ -44,5 +46,8 @@ export const baselineAuthorizer: Authorizer = {
   },
   async readableRepoKeys(principal, keys) {
     return principal ? [...keys] : []
+  },
+  async projectAdminOf() {
+    return []
   },
 }

@@ -137,6 +137,14 @@ describe('adminPathGuard', () => {
     expect(adminPathGuard('/admin/projects/members', projectAdmin)).toEqual({ kind: 'allow' })
     expect(adminPathGuard('/admin/configuration/general', projectAdmin)).toMatchObject({ notice: Messages.notAuthorized })
   })
+  it('lets a project admin in the all-projects context open the projects list (their landing), not other admin pages', () => {
+    const projectAdmin = ctx(alice, {}, { canAdminProjects: true, selectedProject: null })
+    expect(adminPathGuard('/admin/projects/list', projectAdmin)).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/admin/projects/members', projectAdmin)).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/admin/management/users', projectAdmin)).toMatchObject({ notice: Messages.notAuthorized })
+    const plainUser = ctx(alice, {}, { canAdminProjects: false, selectedProject: null })
+    expect(adminPathGuard('/admin/projects/list', plainUser)).toMatchObject({ notice: Messages.notAuthorized })
+  })
   it('shows a non-admin in the tour environment the demo teaser', () => {
     expect(adminPathGuard('/admin/management/users', ctx(alice, { flavour: 'tour' }))).toEqual({
       kind: 'redirect',

@@ -232,10 +232,9 @@ const logoutRoute = createRoute({
   beforeLoad: async ({ context, preload }) => {
     // A hovered Logout link preloads this route: only a real navigation signs out.
     if (preload) return
-    const rt = await import('./shellRuntime')
     const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
+    const [rt] = await Promise.all([import('./shellRuntime'), logout()])
     rt.resetStartup()
-    await logout()
     context.queryClient.clear()
     if (user?.realm === 'saml') {
       const target = samlLogoutTarget(user, (await getSamlLogoutUrl().catch(() => null))?.logoutUrl)

@@ -61,8 +61,13 @@ export function adminPathGuard(path: string, c: ShellContext): GuardResult {
   const rest = path.replace(/^\/admin\/?/, '')
   if (!isAdmin(c)) {
     if (isTour(c) && !c.user.anonymous) return { kind: 'redirect', to: `${DEMO_ADMIN_PREFIX}/${rest}` }
-    const projectItem = itemForPath(PROJECT_MENU, path)
-    if (c.canAdminProjects && c.selectedProject && projectItem) return ALLOW
+    if (c.canAdminProjects) {
+      // With a project selected, the project-settings menu; in the all-projects context, the
+      // administration menu's Projects entry (their landing) and the project pages it opens.
+      if (itemForPath(PROJECT_MENU, path)) return ALLOW
+      const item = c.selectedProject ? undefined : itemForPath(ADMINISTRATION_MENU, path)
+      if (item?.id === 'projects' && itemState(item, c) === 'visible') return ALLOW
+    }
     return notAuthorized(c)
   }
   const item = itemForPath(ADMINISTRATION_MENU, path)

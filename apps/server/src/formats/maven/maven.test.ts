@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { accessToken, createRepo, grantRepos, listen, run, writeFiles } from '../../../test/clients.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { hashPassword } from '../../core/passwords.js'
 import { insertUser } from '../../modules/users/repo.js'
@@ -160,6 +160,8 @@ describe('maven repositories', () => {
       passwordHash: await hashPassword('dev-password-1'),
       admin: false,
     })
+    // dev may read and deploy, not delete: a redeploy would overwrite.
+    await grantRepos(t.fastify, admin, 'maven-dev', { repos: ['maven-local'], user: 'dev', actions: ['read', 'deploy'] })
     const devSession = await signIn(t.fastify, 'dev', 'dev-password-1')
     const devToken = await accessToken(t.fastify, devSession, 'dev')
     const again = await deploy('1.0.0', 'maven-local', 'dev', devToken)

@@ -220,6 +220,20 @@ describe('projects and roles', () => {
     expect((await call('GET', `${ADMIN_API}/projects/dflt`, frank)).statusCode).toBe(403)
     const me = (await call('GET', '/ui/api/v1/ui/access/me', frank)).json()
     expect(me).toMatchObject({ admin: false, projectAdminOf: ['shop'], canAdministerProjects: true })
+    // The console's project selector (shell start-up): members see their projects, admin where they manage them.
+    const shellProjects = async (who: Record<string, string>) =>
+      (await call('GET', '/ui/api/v1/ui/shell/projects', who))
+        .json()
+        .projects.map((p: { key: string; admin: boolean }) => [p.key, p.admin])
+    expect(await shellProjects(frank)).toEqual([
+      [DEFAULT_PROJECT.key, false],
+      ['shop', true],
+    ])
+    expect(await shellProjects(gina)).toEqual([
+      [DEFAULT_PROJECT.key, false],
+      ['shop', false],
+    ])
+    expect((await shellProjects(admin)).find(([key]: [string]) => key === 'shop')).toEqual(['shop', true])
     const promote = await call('PUT', `${ADMIN_API}/projects/shop/members`, frank, {
       members: [
         { kind: 'user', name: 'frank', roles: ['Project Admin'] },

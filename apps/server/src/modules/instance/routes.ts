@@ -28,7 +28,6 @@ import {
   readEntitlements,
   readFeatures,
   readGeneralConfig,
-  selectRows,
 } from './service.js'
 
 /** Where the data-transfer quota banner's UPGRADE link leads. */
@@ -171,14 +170,37 @@ export const startupRoutes =
       async (request) => {
         const principal = await callerOrAnonymous(request)
         const admin = principal?.admin === true
-        const rows = await selectRows<Record<string, unknown>>(db, 'projects')
-        const projects = rows
-          .map((r) => ({
-            key: String(r.project_key ?? r.key ?? ''),
-            name: String(r.display_name ?? r.name ?? r.project_key ?? r.key ?? ''),
-            admin,
-          }))
-          .filter((p) => p.key && p.key !== DEFAULT_PROJECT.key)
+        // An admin sees every project; a user the projects they belong to (directly or through a
+        // group), marked admin where a project role lets them manage it.
+        const adminOf = new Set(principal && !admin ? await ctx.authz.projectAdminOf(principal.userId) : [])
+        let query = db.selectFrom('projects').select(['key', 'display_name']).orderBy('key')
+        if (!admin) {
+          const userId = principal?.userId ?? -1
+          query = query.where((eb) =>
+            eb.or([
+              eb('key', 'in', [...adminOf, '']),
+              eb(
+                'id',
+                'in',
+                eb
+                  .selectFrom('project_members')
+                  .select('project_id')
+                  .where((m) =>
+                    m.or([
+                      m.and([m('member_kind', '=', 'user'), m('member_id', '=', userId)]),
+                      m.and([
+                        m('member_kind', '=', 'group'),
+                        m('member_id', 'in', m.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
+                      ]),
+                    ]),
+                  ),
+              ),
+            ]),
+          )
+        }
+        const projects = (await query.execute())
+          .filter((p) => p.key !== DEFAULT_PROJECT.key)
+          .map((p) => ({ key: p.key, name: p.display_name || p.key, admin: admin || adminOf.has(p.key) }))
         return { projects: [{ ...DEFAULT_PROJECT, admin }, ...projects] }
       },
     )

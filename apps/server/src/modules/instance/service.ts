@@ -115,12 +115,3 @@ export async function countRows(db: Db, table: string, where?: { column: string;
     return 0
   }
 }
-
-/** Reads rows of a table another area owns; empty when that area is not part of this build. */
-export async function selectRows<T>(db: Db, table: string): Promise<T[]> {
-  try {
-    return (await sql<T>`select * from ${sql.table(table)}`.execute(db)).rows
-  } catch {
-    return []
-  }
-}
