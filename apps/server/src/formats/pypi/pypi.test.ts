@@ -5,7 +5,15 @@ import zlib from 'node:zlib'
 import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
-import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  type Session,
+  sessionHeaders,
+  signIn,
+  type TestApp,
+  tempDir,
+} from '../../../test/testApp.js'
 import { normalizeName, parseFilename, parseRequirement } from './metadata.js'
 import { negotiate } from './simple.js'
 
@@ -290,6 +298,16 @@ describe('pypi repositories', () => {
     expect(again.code).not.toBe(0)
     expect(again.stdout + again.stderr).toMatch(/409/)
     expect(again.stdout + again.stderr).toMatch(/File already exists/)
+    // A file is replaced by deleting it first (delete permission), then uploading again.
+    const name = path.basename(wheel)
+    const removed = await t.fastify.inject({
+      method: 'DELETE',
+      url: `/api/pypi/pypi-local/packages/trove-demo/0.1.0/${name}`,
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(removed.statusCode).toBe(204)
+    expect((await get(`/api/pypi/pypi-local/packages/trove-demo/0.1.0/${name}`)).statusCode).toBe(404)
+    expect((await twine(`${base}/api/pypi/pypi-local`, [wheel])).code).toBe(0)
 
     const post = (fields: Record<string, string | string[]>, filename: string, content: Buffer) => {
       const form = uploadForm({ ':action': 'file_upload', protocol_version: '1', ...fields }, filename, content)
@@ -459,4 +477,34 @@ describe('pypi repositories', () => {
       await upstream.close()
     }
   }, 120_000)
+})
+
+describe('pypi quick creation', () => {
+  it('makes pypi-local, pypi-remote and pypi-virtual, and the virtual one takes uploads for the local one', async () => {
+    const t = await createTestApp()
+    try {
+      const admin = await signIn(t.fastify)
+      const res = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/admin/repositories/quickCreate',
+        headers: sessionHeaders(admin),
+        payload: { packageType: 'pypi', remoteUrl: 'https://pypi.example.invalid' },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().created).toEqual(['pypi-local', 'pypi-remote', 'pypi-virtual'])
+      const sdist = await tarGz([{ name: 'x-1.0/PKG-INFO', content: 'Metadata-Version: 2.1\nName: x\nVersion: 1.0\n' }])
+      const form = uploadForm({ ':action': 'file_upload', name: 'x', version: '1.0' }, 'x-1.0.tar.gz', sdist)
+      const upload = await t.fastify.inject({
+        method: 'POST',
+        url: '/api/pypi/pypi-virtual/',
+        headers: { ...sessionHeaders(admin), 'content-type': form.contentType },
+        payload: form.payload,
+      })
+      expect(upload.statusCode).toBe(200)
+      const file = await t.app.db.kysely.selectFrom('files').select(['repo_key', 'path']).executeTakeFirstOrThrow()
+      expect(file).toEqual({ repo_key: 'pypi-local', path: 'x/1.0/x-1.0.tar.gz' })
+    } finally {
+      await t.close()
+    }
+  })
 })
