@@ -290,6 +290,11 @@ describe('pypi repositories', () => {
         .executeTakeFirstOrThrow()
       expect(Number(pkg.downloads)).toBe(1)
     }, 3000)
+    // The same file by its path in the repository, as the repository's URL lists it.
+    const byPath = await get('/artifactory/pypi-local/trove-demo/0.1.0/Trove_Demo-0.1.0.tar.gz')
+    expect(byPath.statusCode).toBe(200)
+    expect(byPath.headers['x-checksum-sha256']).toBe(sha256(fs.readFileSync(dists.find((f) => f.endsWith('.tar.gz')) as string)))
+    expect((await get('/artifactory/pypi-local/trove-demo/')).json().children).toEqual([{ uri: '/0.1.0', folder: true }])
   }, 60_000)
 
   it('refuses a file that exists (409), a wrong digest (400) and unsafe archives (400), storing nothing', async () => {
