@@ -354,7 +354,10 @@ describe('pypi repositories', () => {
         })(),
       ]),
     )
-    const small = await createTestApp({ TROVE_ARCHIVE_MAX_EXPANDED: String(1024 * 1024) })
+    const small = await createTestApp({
+      TROVE_ARCHIVE_MAX_EXPANDED: String(1024 * 1024),
+      TROVE_UPLOAD_MAX_SIZE: String(2 * 1024 * 1024),
+    })
     try {
       const smallAdmin = await signIn(small.fastify)
       await createRepo(small.fastify, smallAdmin, 'pypi-local', { rclass: 'local', packageType: 'pypi' })
@@ -370,6 +373,23 @@ describe('pypi repositories', () => {
       })
       expect(res.statusCode).toBe(400)
       expect(res.json().errors[0].message).toMatch(/expands beyond/)
+      // Larger than the upload limit: 413 while it streams, nothing kept.
+      const big = uploadForm(
+        { ':action': 'file_upload', name: 'big', version: '1.0' },
+        'big-1.0.tar.gz',
+        Buffer.alloc(3 * 1024 * 1024),
+      )
+      const tooBig = await small.fastify.inject({
+        method: 'POST',
+        url: '/api/pypi/pypi-local/',
+        headers: {
+          authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+          'content-type': big.contentType,
+        },
+        payload: big.payload,
+      })
+      expect(tooBig.statusCode).toBe(413)
+      expect(await small.app.db.kysely.selectFrom('files').select('id').execute()).toEqual([])
     } finally {
       await small.close()
     }
@@ -467,6 +487,19 @@ describe('pypi repositories', () => {
         .executeTakeFirstOrThrow()
       expect(cached).toMatchObject({ repo_key: 'pypi-remote', description: 'A demo package for Trove' })
       expect(cached.readme).toContain('The long description of upstream-lib.')
+
+      // With the upstream gone, the remote answers from its cache: the page and the cached wheel.
+      await upstream.fastify.close()
+      const cachedPage = await get('/api/pypi/pypi-remote/simple/upstream-lib/', {
+        accept: 'application/vnd.pypi.simple.v1+json',
+      })
+      expect(cachedPage.statusCode).toBe(200)
+      expect(cachedPage.json().files.map((f: { filename: string }) => f.filename)).toContain(
+        'upstream_lib-1.2.0-py3-none-any.whl',
+      )
+      expect(
+        (await get('/api/pypi/pypi-remote/packages/upstream-lib/1.2.0/upstream_lib-1.2.0-py3-none-any.whl')).statusCode,
+      ).toBe(200)
 
       // Uploads to the virtual repository land in its default deployment repository.
       const more = await buildProject(path.join(work, 'more'), 'more-lib', '0.0.1')
