@@ -144,6 +144,7 @@ export function versionFacts(fields: Record<string, string[] | undefined>, longD
   }
   const requires = (fields.requires_dist ?? []).flatMap((r) => r.split('\n')).filter((r) => r.trim())
   const dependencies = requires.map(parseRequirement).filter((d): d is Dependency => d !== undefined)
+  const projectUrls = (fields.project_urls ?? fields.project_url ?? []).filter(Boolean)
   return {
     summary: first('summary') ?? '',
     readme: longDescription?.trim() && longDescription.trim().toUpperCase() !== 'UNKNOWN' ? longDescription : null,
@@ -154,8 +155,12 @@ export function versionFacts(fields: Record<string, string[] | undefined>, longD
     // Current metadata often names the author only in `Author-email: Name <address>`.
     author: first('author') ?? first('maintainer') ?? /^\s*"?([^"<,]+?)"?\s*</.exec(first('author_email') ?? '')?.[1] ?? null,
     authorEmail: first('author_email') ?? first('maintainer_email'),
-    homePage: first('home_page') ?? first('download_url'),
-    projectUrls: (fields.project_urls ?? fields.project_url ?? []).filter(Boolean),
+    homePage:
+      first('home_page') ??
+      // Current metadata names it among the project URLs: `Homepage, https://…`.
+      projectUrls.find((u) => /^home[-_ ]?page\s*,/i.test(u))?.replace(/^[^,]*,\s*/, '') ??
+      first('download_url'),
+    projectUrls,
     classifiers: (fields.classifiers ?? fields.classifier ?? []).filter(Boolean),
     descriptionContentType: first('description_content_type'),
   }

@@ -190,6 +190,7 @@ describe('pypi repositories', () => {
       name: expect.stringMatching(/^Trove[-_]Demo$/),
       requiresPython: '>=3.8',
       author: 'Ada Lovelace',
+      homePage: 'https://example.com/demo',
     })
     const tags = await db.selectFrom('package_tags').select('tag').where('package_id', '=', pkg.id).orderBy('tag').execute()
     expect(tags.map((r) => r.tag)).toEqual(['demo', 'trove'])
