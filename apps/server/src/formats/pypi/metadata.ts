@@ -133,7 +133,7 @@ export interface PypiVersionMetadata {
   classifiers: string[]
   descriptionContentType: string | null
   /** Per file name: the form's filetype and pyversion. */
-  files: Record<string, { filetype: string; pyversion: string }>
+  files: Record<string, { filetype: string; pyversion: string; coreMetadata?: string }>
 }
 
 /** Version facts from form fields or core metadata (both normalized to snake_case keys). */

@@ -14,6 +14,7 @@ import {
   type TestApp,
   tempDir,
 } from '../../../test/testApp.js'
+import { readZip } from '../archive.js'
 import { normalizeName, parseFilename, parseRequirement } from './metadata.js'
 import { negotiate } from './simple.js'
 
@@ -233,9 +234,16 @@ describe('pypi repositories', () => {
     const html = await get('/api/pypi/pypi-local/simple/trove-demo/')
     expect(html.statusCode).toBe(200)
     expect(html.headers['content-type']).toMatch(/^text\/html/)
+    // PEP 658/714: the wheel's METADATA is served beside it, its hash in the link.
+    const metadata = [
+      ...(await readZip(wheel, { want: (n) => n.endsWith('.dist-info/METADATA'), maxExpandedBytes: 1e8 })).values(),
+    ][0]
     expect(html.body).toContain(
-      `<a href="${base}/api/pypi/pypi-local/packages/trove-demo/0.1.0/Trove_Demo-0.1.0-py3-none-any.whl#sha256=${sha256(wheel)}" data-requires-python="&gt;=3.8">Trove_Demo-0.1.0-py3-none-any.whl</a>`,
+      `<a href="${base}/api/pypi/pypi-local/packages/trove-demo/0.1.0/Trove_Demo-0.1.0-py3-none-any.whl#sha256=${sha256(wheel)}" data-requires-python="&gt;=3.8" data-core-metadata="sha256=${sha256(metadata as Buffer)}">Trove_Demo-0.1.0-py3-none-any.whl</a>`,
     )
+    const served = await get('/api/pypi/pypi-local/packages/trove-demo/0.1.0/Trove_Demo-0.1.0-py3-none-any.whl.metadata')
+    expect(served.statusCode).toBe(200)
+    expect(sha256(served.rawPayload)).toBe(sha256(metadata as Buffer))
     const json = await get('/api/pypi/pypi-local/simple/trove-demo/', { accept: 'application/vnd.pypi.simple.v1+json' })
     expect(json.headers['content-type']).toMatch(/^application\/vnd\.pypi\.simple\.v1\+json/)
     const page = json.json()
@@ -249,7 +257,9 @@ describe('pypi repositories', () => {
       'requires-python': '>=3.8',
       size: wheel.length,
       yanked: false,
+      'core-metadata': { sha256: sha256(metadata as Buffer) },
     })
+    expect(page.files[1]['core-metadata']).toBeUndefined()
     // A name as the user wrote it leads to the normalized page.
     const redirect = await get('/api/pypi/pypi-local/simple/Trove_Demo/')
     expect(redirect.statusCode).toBe(301)

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Expected } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
@@ -32,6 +33,8 @@ export const filePath = (name: string, version: string, filename: string) => `${
 export interface ArchiveMetadata {
   fields: Record<string, string[]>
   body: string
+  /** The file as stored in the archive (served as PEP 658's `<file>.metadata` for wheels). */
+  raw: Buffer
 }
 
 const readable = (filename: string) => /\.(whl|egg|zip|tar\.gz|tgz|tar)$/.test(filename)
@@ -65,7 +68,7 @@ export class PypiRepository {
       entries = await readTarGz(file, { ...options, want: (n) => /^[^/]+\/PKG-INFO$/.test(n) })
     }
     const found = [...entries.values()][0]
-    return found ? parseCoreMetadata(found.toString('utf8')) : undefined
+    return found ? { ...parseCoreMetadata(found.toString('utf8')), raw: found } : undefined
   }
 
   /** Files of a project in a local repository (or the cached ones of a remote). */
@@ -92,6 +95,7 @@ export class PypiRepository {
         uploadTime: r.created_at,
         version: r.version,
         yanked: false,
+        coreMetadata: meta.files?.[r.name]?.coreMetadata ?? null,
       }
     })
   }
@@ -199,6 +203,7 @@ export class PypiRepository {
           uploadTime: null,
           version: parsed.version,
           yanked: f.yanked,
+          coreMetadata: null,
         })
       }
       return files
@@ -289,7 +294,13 @@ export class PypiRepository {
     const inner = await this.archiveMetadata(blob.sha256, filename).catch(() => undefined)
     const fields: Record<string, string[]> = { ...(inner?.fields ?? {}), name: [parsed.name], version: [version] }
     if (entry.requiresPython) fields.requires_python = [entry.requiresPython]
-    await this.record(repo.key, fields, inner?.body, { filename, blob, pyversion: '', createdBy: null })
+    await this.record(repo.key, fields, inner?.body, {
+      filename,
+      blob,
+      pyversion: '',
+      createdBy: null,
+      coreMetadata: coreMetadataHash(filename, inner),
+    })
     return this.fctx.artifacts.findFile(repo.key, path)
   }
 
@@ -301,7 +312,14 @@ export class PypiRepository {
     repoKey: string,
     fields: Record<string, string[]>,
     longDescription: string | undefined,
-    file: { filename: string; blob: NewFile['blob']; pyversion: string; createdBy: string | null },
+    file: {
+      filename: string
+      blob: NewFile['blob']
+      pyversion: string
+      createdBy: string | null
+      /** sha256 of the wheel's METADATA, when it was read. */
+      coreMetadata: string | null
+    },
   ): Promise<void> {
     const displayName = fields.name?.[0] ?? ''
     const version = fields.version?.[0] ?? ''
@@ -335,7 +353,11 @@ export class PypiRepository {
       descriptionContentType: facts.descriptionContentType ?? previous.descriptionContentType ?? null,
       files: {
         ...(previous.files ?? {}),
-        [file.filename]: { filetype: filetypeOf(file.filename), pyversion: file.pyversion },
+        [file.filename]: {
+          filetype: filetypeOf(file.filename),
+          pyversion: file.pyversion,
+          ...(file.coreMetadata ? { coreMetadata: file.coreMetadata } : {}),
+        },
       },
     }
     const all = [
@@ -365,6 +387,12 @@ export class PypiRepository {
       })),
     })
   }
+}
+
+/** PEP 658: a wheel's METADATA is served beside it; its sha256 is what the index advertises. */
+export function coreMetadataHash(filename: string, inner: ArchiveMetadata | undefined): string | null {
+  if (!filename.endsWith('.whl') || !inner) return null
+  return crypto.createHash('sha256').update(inner.raw).digest('hex')
 }
 
 export function mimeOfDist(filename: string): string {

@@ -8,7 +8,7 @@ import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
 import type { FormatContext } from '../types.js'
 import { normalizeName, parseFilename, validProjectName, validVersion } from './metadata.js'
-import { filePath, PypiRepository } from './repository.js'
+import { coreMetadataHash, filePath, PypiRepository } from './repository.js'
 import {
   type IndexFile,
   negotiate,
@@ -152,6 +152,7 @@ export const pypiRoutes =
         blob,
         pyversion: field('pyversion') ?? '',
         createdBy: principal?.name ?? null,
+        coreMetadata: coreMetadataHash(filename, inner),
       })
       request.log.info(
         { repo: target.key, pkg: normalizeName(name), version, file: filename, user: principal?.name },
@@ -195,6 +196,15 @@ export const pypiRoutes =
       const entries = indexFiles(base, files)
       if (form.form === 'json') return reply.type(form.contentType).send(JSON.stringify(projectPageJson(normalized, entries)))
       return reply.type(form.contentType).send(projectPageHtml(normalized, entries))
+    }
+
+    /** PEP 658: a wheel's METADATA, read from the stored wheel with the archive checks. */
+    const coreMetadata = async (request: FastifyRequest, reply: FastifyReply, repo: Repository, wheelPath: string) => {
+      const file = await pypi.file(repo, wheelPath)
+      const inner = file ? await pypi.archiveMetadata(file.sha256, file.name) : undefined
+      if (!inner) throw new HttpError(404, `${wheelPath.split('/').pop()}.metadata not found in ${repo.key}`)
+      reply.header('content-length', inner.raw.length)
+      return reply.type('text/plain; charset=utf-8').send(request.method === 'HEAD' ? undefined : inner.raw)
     }
 
     const remove = async (request: FastifyRequest, reply: FastifyReply, repo: Repository, path: string) => {
@@ -244,6 +254,7 @@ export const pypiRoutes =
           const path = segments.slice(1).join('/')
           if (method === 'GET' || method === 'HEAD') {
             await authorize(fctx, request, 'read', repo.key)
+            if (path.endsWith('.whl.metadata')) return coreMetadata(request, reply, repo, path.slice(0, -'.metadata'.length))
             const file = await pypi.file(repo, path)
             if (!file) throw new HttpError(404, `${segments[3]} not found in ${repo.key}`)
             return fctx.artifacts.sendFile(request, reply, file)

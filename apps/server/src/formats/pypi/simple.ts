@@ -54,6 +54,8 @@ export interface IndexFile {
   uploadTime: number | null
   version: string | null
   yanked: boolean | string
+  /** sha256 of the file's core metadata served at `<url>.metadata` (PEP 658/714), when there is one. */
+  coreMetadata: string | null
 }
 
 export function projectPageHtml(name: string, files: IndexFile[]): string {
@@ -61,7 +63,9 @@ export function projectPageHtml(name: string, files: IndexFile[]): string {
     const href = f.sha256 ? `${f.url}#sha256=${f.sha256}` : f.url
     const requires = f.requiresPython ? ` data-requires-python="${escapeHtml(f.requiresPython)}"` : ''
     const yanked = f.yanked === false ? '' : ` data-yanked="${escapeHtml(f.yanked === true ? '' : f.yanked)}"`
-    return `    <a href="${escapeHtml(href)}"${requires}${yanked}>${escapeHtml(f.filename)}</a><br/>`
+    // PEP 714's name only: pip releases that read PEP 658's older name break on some of its forms.
+    const metadata = f.coreMetadata ? ` data-core-metadata="sha256=${f.coreMetadata}"` : ''
+    return `    <a href="${escapeHtml(href)}"${requires}${metadata}${yanked}>${escapeHtml(f.filename)}</a><br/>`
   })
   return [
     '<!DOCTYPE html>',
@@ -92,6 +96,7 @@ export function projectPageJson(name: string, files: IndexFile[]) {
       ...(f.requiresPython ? { 'requires-python': f.requiresPython } : {}),
       ...(f.size !== null ? { size: f.size } : {}),
       ...(f.uploadTime !== null ? { 'upload-time': new Date(f.uploadTime).toISOString() } : {}),
+      ...(f.coreMetadata ? { 'core-metadata': { sha256: f.coreMetadata } } : {}),
       yanked: f.yanked,
     })),
   }
