@@ -23,6 +23,11 @@ if [[ $install -eq 1 ]]; then
   command -v curl >/dev/null || missing+=(curl)
   command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light) # the reverse-proxy configuration is tested with a real nginx
+  # PyPI clients on Debian's Python: pip installs, twine uploads, build makes the wheel and sdist offline.
+  /usr/bin/python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+  [[ -x /usr/bin/twine ]] || missing+=(twine)
+  /usr/bin/python3 -m build --version >/dev/null 2>&1 || missing+=(python3-build)
+  /usr/bin/python3 -c 'import setuptools, wheel' >/dev/null 2>&1 || missing+=(python3-setuptools python3-wheel)
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "Installing Debian packages: ${missing[*]}"
     if [[ $(id -u) -ne 0 ]]; then

@@ -3,6 +3,7 @@
 import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOperations } from './operations.mjs'
+import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchShell } from './shell.mjs'
 
@@ -12,6 +13,7 @@ const suites = {
   operations: benchOperations,
   access: benchAccess,
   repositories: benchRepositories,
+  pypi: benchPypi,
   shell: benchShell,
 }
 

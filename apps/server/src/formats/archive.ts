@@ -1,8 +1,10 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import tar from 'tar-stream'
+import yauzl from 'yauzl'
 import { HttpError } from '../core/errors.js'
 
 export interface TarReadOptions {
@@ -39,8 +41,9 @@ export function checkLinkTarget(name: string, target: string): void {
 /**
  * Reads a .tar.gz (or plain .tar) safely: every entry's name and link target is checked, the
  * expanded size is counted over the whole archive, and only wanted entries are kept in memory.
+ * `data` is the archive, or the path of a file holding it (then it is streamed).
  */
-export async function readTarGz(data: Buffer, options: TarReadOptions): Promise<Map<string, Buffer>> {
+export async function readTarGz(data: Buffer | string, options: TarReadOptions): Promise<Map<string, Buffer>> {
   const found = new Map<string, Buffer>()
   const extract = tar.extract()
   const maxEntry = options.maxEntryBytes ?? 16 * 1024 * 1024
@@ -77,13 +80,87 @@ export async function readTarGz(data: Buffer, options: TarReadOptions): Promise<
       next()
     })
   })
-  const gzipped = data.length > 2 && data[0] === 0x1f && data[1] === 0x8b
+  let gzipped: boolean
+  if (Buffer.isBuffer(data)) gzipped = data.length > 2 && data[0] === 0x1f && data[1] === 0x8b
+  else {
+    const handle = await fs.promises.open(data, 'r')
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0)
+      gzipped = bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b
+    } finally {
+      await handle.close()
+    }
+  }
+  const source = () => (Buffer.isBuffer(data) ? Readable.from([data]) : fs.createReadStream(data))
   try {
-    if (gzipped) await pipeline(Readable.from([data]), zlib.createGunzip(), extract)
-    else await pipeline(Readable.from([data]), extract)
+    if (gzipped) await pipeline(source(), zlib.createGunzip(), extract)
+    else await pipeline(source(), extract)
   } catch (error) {
     if (error instanceof HttpError) throw error
     throw refuse(`it is not a readable ${gzipped ? 'gzip ' : ''}tar archive (${(error as Error).message})`)
+  }
+  return found
+}
+
+/**
+ * Reads a zip (a wheel, a zip sdist) safely: every entry's name is checked, symlinks must point
+ * inside the tree, the sizes the entries declare are added up against the expansion limit before
+ * anything is inflated (yauzl also checks each entry inflates to exactly its declared size), and
+ * only wanted entries are kept in memory.
+ */
+export async function readZip(data: Buffer | string, options: TarReadOptions): Promise<Map<string, Buffer>> {
+  const found = new Map<string, Buffer>()
+  const maxEntry = options.maxEntryBytes ?? 16 * 1024 * 1024
+  let zip: yauzl.ZipFile
+  try {
+    const zipOptions = { lazyEntries: true, validateEntrySizes: true, decodeStrings: false, autoClose: false }
+    zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
+      const done = (error: Error | null, z?: yauzl.ZipFile) => (error || !z ? reject(error) : resolve(z))
+      if (typeof data === 'string') yauzl.open(data, zipOptions, done)
+      else yauzl.fromBuffer(data, zipOptions, done)
+    })
+  } catch (error) {
+    throw refuse(`it is not a readable zip archive (${(error as Error).message})`)
+  }
+  const readEntry = (entry: yauzl.Entry) =>
+    new Promise<Buffer>((resolve, reject) =>
+      zip.openReadStream(entry, (error, stream) => {
+        if (error || !stream) return reject(error)
+        const chunks: Buffer[] = []
+        stream.on('data', (c: Buffer) => chunks.push(c))
+        stream.on('error', reject)
+        stream.on('end', () => resolve(Buffer.concat(chunks)))
+      }),
+    )
+  let expanded = 0
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', reject)
+      zip.on('end', () => resolve())
+      zip.on('entry', (entry: yauzl.Entry) => {
+        void (async () => {
+          const name = (entry.fileName as unknown as Buffer).toString('utf8')
+          checkEntryName(name)
+          expanded += entry.uncompressedSize
+          if (expanded > options.maxExpandedBytes) throw refuse(`it expands beyond ${options.maxExpandedBytes} bytes`)
+          const mode = (entry.externalFileAttributes >>> 16) & 0o170000
+          if (mode === 0o120000) {
+            if (entry.uncompressedSize > 4096) throw refuse(`link ${JSON.stringify(name)} has an overlong target`)
+            checkLinkTarget(name, (await readEntry(entry)).toString('utf8'))
+          } else if (!name.endsWith('/') && options.want(name)) {
+            if (entry.uncompressedSize > maxEntry) throw refuse(`entry ${name} is larger than ${maxEntry} bytes`)
+            found.set(name, await readEntry(entry))
+          }
+          zip.readEntry()
+        })().catch(reject)
+      })
+      zip.readEntry()
+    })
+  } catch (error) {
+    if (error instanceof HttpError) throw error
+    throw refuse(`it is not a readable zip archive (${(error as Error).message})`)
+  } finally {
+    zip.close()
   }
   return found
 }

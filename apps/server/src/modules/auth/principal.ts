@@ -46,9 +46,11 @@ async function resolve(db: Kysely<Database>, request: FastifyRequest): Promise<P
   const basic = basicCredentials(request)
   if (!basic) return null
   if (TOKEN_PATTERN.test(basic.secret)) {
-    // Package clients send a token as the password of Basic auth; the user name must be its owner's.
+    // Package clients send a token as the password of Basic auth; the user name must be its owner's
+    // (or `__token__`, the name twine and pip users are told to give with a token).
     const principal = await tokenPrincipal(db, basic.secret)
-    return principal && principal.name.toLowerCase() === basic.user.toLowerCase() ? principal : null
+    const named = basic.user === '__token__' || principal?.name.toLowerCase() === basic.user.toLowerCase()
+    return principal && named ? principal : null
   }
   const user = await verifyCredentials(db, { user: basic.user, password: basic.secret, ip: request.ip })
   return { userId: user.id, name: user.name, admin: Boolean(user.admin), realm: user.realm, via: 'password' }
