@@ -1,7 +1,8 @@
+import { dockerFormat } from './docker/index.js'
 import { genericFormat } from './generic/index.js'
 import { mavenFormat } from './maven/index.js'
 import { npmFormat } from './npm/index.js'
 import type { Format } from './types.js'
 
 /** Every package format Trove serves. A new format is a folder beside this file and one line here. */
-export const formats: Format[] = [npmFormat, genericFormat, mavenFormat]
+export const formats: Format[] = [npmFormat, genericFormat, mavenFormat, dockerFormat]
