@@ -7,6 +7,8 @@ import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, temp
 import type { TagMetadata } from './index.js'
 import { MEDIA } from './manifest.js'
 
+/** The distribution-spec error code of a refusal. */
+const codeOf = async (res: Response) => ((await res.json()) as { errors: { code: string }[] }).errors[0]?.code
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** An image built here: one gzipped tar layer, its config, and an OCI image layout around them. */
@@ -112,13 +114,13 @@ describe('docker/oci registry', () => {
     const anon = await fetch(`${base}/v2/`)
     expect(anon.status).toBe(401)
     expect(anon.headers.get('www-authenticate')).toBe(`Bearer realm="${base}/v2/token",service="trove"`)
-    expect((await anon.json()).errors[0].code).toBe('UNAUTHORIZED')
+    expect(await codeOf(anon)).toBe('UNAUTHORIZED')
     const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`
     const issued = await fetch(`${base}/v2/token?service=trove&scope=repository:docker-local/hello:pull,push`, {
       headers: { authorization: basic },
     })
     expect(issued.status).toBe(200)
-    const { token: bearer, expires_in } = await issued.json()
+    const { token: bearer, expires_in } = (await issued.json()) as { token: string; expires_in: number }
     expect(expires_in).toBeGreaterThan(0)
     expect((await fetch(`${base}/v2/`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(200)
     const wrong = await fetch(`${base}/v2/token`, {
@@ -241,7 +243,7 @@ describe('docker/oci registry', () => {
     expect(deleted.code).toBe(0)
     const gone = await http('GET', '/v2/docker-local/hello/manifests/2.0')
     expect(gone.status).toBe(404)
-    expect((await gone.json()).errors[0].code).toBe('MANIFEST_UNKNOWN')
+    expect(await codeOf(gone)).toBe('MANIFEST_UNKNOWN')
     expect(
       JSON.parse((await skopeo(['list-tags', '@creds', '--tls-verify=false', `docker://${host}/docker-local/hello`])).stdout)
         .Tags,
@@ -271,7 +273,7 @@ describe('docker/oci registry', () => {
     })
     expect(skipped.status).toBe(416)
     expect(skipped.headers.get('range')).toBe('0-99999')
-    expect((await skipped.json()).errors[0].code).toBe('BLOB_UPLOAD_INVALID')
+    expect(await codeOf(skipped)).toBe('BLOB_UPLOAD_INVALID')
 
     const second = await http('PATCH', location, data.subarray(100_000, 200_000), {
       'content-type': 'application/octet-stream',
@@ -305,7 +307,7 @@ describe('docker/oci registry', () => {
     await http('PATCH', badLoc, Buffer.from('some bytes'), { 'content-type': 'application/octet-stream' })
     const wrong = await http('PUT', `${badLoc}?digest=sha256:${sha256('other bytes')}`)
     expect(wrong.status).toBe(400)
-    expect((await wrong.json()).errors[0].code).toBe('DIGEST_INVALID')
+    expect(await codeOf(wrong)).toBe('DIGEST_INVALID')
     expect((await http('HEAD', `/v2/docker-local/raw/blobs/sha256:${sha256('some bytes')}`)).status).toBe(404)
     expect((await http('GET', badLoc)).status).toBe(404)
 
@@ -319,13 +321,13 @@ describe('docker/oci registry', () => {
       'content-type': 'application/octet-stream',
     })
     expect(monoBad.status).toBe(400)
-    expect((await monoBad.json()).errors[0].code).toBe('DIGEST_INVALID')
+    expect(await codeOf(monoBad)).toBe('DIGEST_INVALID')
 
     // Delete a blob.
     expect((await http('DELETE', `/v2/docker-local/raw/blobs/sha256:${sha256(mono)}`)).status).toBe(202)
     const unknown = await http('GET', `/v2/docker-local/raw/blobs/sha256:${sha256(mono)}`)
     expect(unknown.status).toBe(404)
-    expect((await unknown.json()).errors[0].code).toBe('BLOB_UNKNOWN')
+    expect(await codeOf(unknown)).toBe('BLOB_UNKNOWN')
   })
 
   it('refuses manifests naming missing blobs, mounts across repositories, and keeps indexes of both families', async () => {
@@ -341,7 +343,7 @@ describe('docker/oci registry', () => {
       'content-type': MEDIA.dockerManifest,
     })
     expect(refused.status).toBe(400)
-    expect((await refused.json()).errors[0].code).toBe('MANIFEST_BLOB_UNKNOWN')
+    expect(await codeOf(refused)).toBe('MANIFEST_BLOB_UNKNOWN')
 
     for (const digest of [layerDigest, configDigest]) {
       const mounted = await http('POST', `/v2/docker-other/copy/blobs/uploads/?mount=${digest}&from=docker-local/hello`)
@@ -386,7 +388,7 @@ describe('docker/oci registry', () => {
     })
     const orphan = await http('PUT', '/v2/docker-other/copy/manifests/orphan', orphanIndex, { 'content-type': MEDIA.ociIndex })
     expect(orphan.status).toBe(400)
-    expect((await orphan.json()).errors[0].code).toBe('MANIFEST_BLOB_UNKNOWN')
+    expect(await codeOf(orphan)).toBe('MANIFEST_BLOB_UNKNOWN')
 
     // By digest: GET and HEAD; a digest that does not match the body is refused.
     const byDigest = await http('HEAD', `/v2/docker-other/copy/manifests/${manifestDigest}`)
@@ -396,14 +398,14 @@ describe('docker/oci registry', () => {
       'content-type': MEDIA.dockerManifest,
     })
     expect(mismatch.status).toBe(400)
-    expect((await mismatch.json()).errors[0].code).toBe('DIGEST_INVALID')
+    expect(await codeOf(mismatch)).toBe('DIGEST_INVALID')
 
     // Deleting by digest removes the tags that point at it.
     expect((await http('DELETE', `/v2/docker-other/copy/manifests/${manifestDigest}`)).status).toBe(202)
     expect((await http('GET', '/v2/docker-other/copy/manifests/1')).status).toBe(404)
     const unknownRepo = await http('GET', '/v2/nowhere/copy/manifests/1')
     expect(unknownRepo.status).toBe(404)
-    expect((await unknownRepo.json()).errors[0].code).toBe('NAME_UNKNOWN')
+    expect(await codeOf(unknownRepo)).toBe('NAME_UNKNOWN')
   })
 
   it('pulls through a remote repository proxying a second Trove, and a virtual pushes to its default deployment repository', async () => {
