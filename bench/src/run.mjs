@@ -2,6 +2,7 @@
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
 import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
+import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchShell } from './shell.mjs'
@@ -13,6 +14,7 @@ const suites = {
   access: benchAccess,
   repositories: benchRepositories,
   shell: benchShell,
+  oci: benchOci,
 }
 
 const wanted = process.argv.slice(2)
