@@ -2,6 +2,7 @@
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
 import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
+import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
 import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
@@ -15,6 +16,7 @@ const suites = {
   repositories: benchRepositories,
   pypi: benchPypi,
   shell: benchShell,
+  oci: benchOci,
 }
 
 const wanted = process.argv.slice(2)

@@ -49,6 +49,7 @@ export async function startServer(env = {}) {
     url,
     dataDir,
     startMs,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM')
       await exited

@@ -66,7 +66,7 @@ export class BlobStore {
   /** Stores a stream (or buffer), verifying declared checksums and size; returns the content's checksums. */
   async put(source: Readable | Buffer | string, expected: Expected = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
-    const tmpFile = path.join(this.tmp, `${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+    const tmpFile = this.tempFile()
     const h256 = crypto.createHash('sha256')
     const h1 = crypto.createHash('sha1')
     const h5 = crypto.createHash('md5')
@@ -96,9 +96,39 @@ export class BlobStore {
       throw error
     }
     const info: BlobInfo = { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex'), size }
+    await this.keep(tmpFile, info, expected)
+    return info
+  }
+
+  /** A fresh temp file name beside the store (same file system, so `adopt` renames it into place). */
+  tempFile(): string {
+    return path.join(this.tmp, `${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+  }
+
+  /**
+   * Takes a temp file a caller wrote and hashed itself (a chunked upload): fsyncs it, checks what
+   * was declared, and renames it into place (or drops it when the content is already stored).
+   */
+  async adopt(tmpFile: string, info: BlobInfo, expected: Expected = {}): Promise<BlobInfo> {
     try {
-      if (expected.size !== undefined && expected.size !== size) {
-        throw new HttpError(400, `Size mismatch: ${expected.size} bytes declared, ${size} received`, 'CHECKSUM_MISMATCH')
+      const handle = await fs.promises.open(tmpFile, 'r+')
+      try {
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    } catch (error) {
+      await fs.promises.rm(tmpFile, { force: true })
+      throw error
+    }
+    await this.keep(tmpFile, info, expected)
+    return info
+  }
+
+  private async keep(tmpFile: string, info: BlobInfo, expected: Expected): Promise<void> {
+    try {
+      if (expected.size !== undefined && expected.size !== info.size) {
+        throw new HttpError(400, `Size mismatch: ${expected.size} bytes declared, ${info.size} received`, 'CHECKSUM_MISMATCH')
       }
       for (const which of ['sha256', 'sha1', 'md5'] as const) {
         const want = expected[which]?.toLowerCase()
@@ -120,7 +150,6 @@ export class BlobStore {
       await fs.promises.rm(tmpFile, { force: true })
       throw error
     }
-    return info
   }
 
   async info(sha256: string): Promise<BlobInfo | undefined> {

@@ -1,0 +1,473 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import type { TagMetadata } from './index.js'
+import { MEDIA } from './manifest.js'
+
+/** The distribution-spec error code of a refusal. */
+const codeOf = async (res: Response) => ((await res.json()) as { errors: { code: string }[] }).errors[0]?.code
+const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+
+/** An image built here: one gzipped tar layer, its config, and an OCI image layout around them. */
+async function buildImage(dir: string, content: string) {
+  const src = writeFiles(path.join(dir, 'src'), { 'hello.txt': content })
+  expect((await run('tar', ['-cf', '../layer.tar', 'hello.txt'], { cwd: src })).code).toBe(0)
+  const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
+  expect((await run('gzip', ['-kn', 'layer.tar'], { cwd: dir })).code).toBe(0)
+  const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      created: '2026-01-02T03:04:05Z',
+      config: {},
+      rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
+      history: [{ created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' }],
+    }),
+  )
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MEDIA.ociManifest,
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, size: config.length },
+      layers: [
+        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(layer)}`, size: layer.length },
+      ],
+    }),
+  )
+  const layout = path.join(dir, 'layout')
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true })
+  for (const blob of [layer, config, manifest]) fs.writeFileSync(path.join(layout, 'blobs', 'sha256', sha256(blob)), blob)
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }))
+  fs.writeFileSync(
+    path.join(layout, 'index.json'),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: MEDIA.ociManifest,
+          digest: `sha256:${sha256(manifest)}`,
+          size: manifest.length,
+          annotations: { 'org.opencontainers.image.ref.name': '1.0' },
+        },
+      ],
+    }),
+  )
+  // The same image as a docker-archive (`docker save` layout): an uncompressed layer.
+  const archive = path.join(dir, 'archive')
+  fs.mkdirSync(path.join(archive, 'l1'), { recursive: true })
+  fs.writeFileSync(path.join(archive, 'l1', 'layer.tar'), layerTar)
+  fs.writeFileSync(path.join(archive, `${sha256(config)}.json`), config)
+  fs.writeFileSync(
+    path.join(archive, 'manifest.json'),
+    JSON.stringify([{ Config: `${sha256(config)}.json`, RepoTags: ['hello:2.0'], Layers: ['l1/layer.tar'] }]),
+  )
+  expect((await run('tar', ['-cf', '../image.tar', '.'], { cwd: archive })).code).toBe(0)
+  return { layout, archive: path.join(dir, 'image.tar'), layer, config, manifest }
+}
+
+describe('docker/oci registry', () => {
+  let t: TestApp
+  let upstream: TestApp
+  let admin: Session
+  let base: string
+  let host: string
+  let token: string
+  let work: string
+  let image: Awaited<ReturnType<typeof buildImage>>
+
+  const skopeo = (args: string[], creds = `admin:${token}`) =>
+    run('skopeo', ['--insecure-policy', ...args.flatMap((a) => (a === '@creds' ? ['--creds', creds] : [a]))], {
+      cwd: work,
+      env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
+    })
+  const authHeader = () => ({ authorization: `Bearer ${token}` })
+  const http = (method: string, url: string, body?: Buffer | string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${url}`, {
+      method,
+      headers: { ...authHeader(), ...headers },
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+    })
+
+  beforeAll(async () => {
+    t = await createTestApp()
+    base = await listen(t.fastify)
+    host = base.replace('http://', '')
+    admin = await signIn(t.fastify)
+    token = await accessToken(t.fastify, admin)
+    work = tempDir('trove-oci-')
+    image = await buildImage(work, `hello from a layer ${Date.now()}\n`)
+    await createRepo(t.fastify, admin, 'docker-local', { rclass: 'local', packageType: 'docker' })
+    await createRepo(t.fastify, admin, 'docker-other', { rclass: 'local', packageType: 'docker' })
+  }, 60_000)
+  afterAll(async () => {
+    await t.close()
+    await upstream?.close()
+    fs.rmSync(work, { recursive: true, force: true })
+  })
+
+  it('answers the version check with a Bearer challenge and issues tokens for Basic credentials', async () => {
+    const anon = await fetch(`${base}/v2/`)
+    expect(anon.status).toBe(401)
+    expect(anon.headers.get('www-authenticate')).toBe(`Bearer realm="${base}/v2/token",service="trove"`)
+    expect(await codeOf(anon)).toBe('UNAUTHORIZED')
+    const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`
+    const issued = await fetch(`${base}/v2/token?service=trove&scope=repository:docker-local/hello:pull,push`, {
+      headers: { authorization: basic },
+    })
+    expect(issued.status).toBe(200)
+    const { token: bearer, expires_in } = (await issued.json()) as { token: string; expires_in: number }
+    expect(expires_in).toBeGreaterThan(0)
+    expect((await fetch(`${base}/v2/`, { headers: { authorization: `Bearer ${bearer}` } })).status).toBe(200)
+    const wrong = await fetch(`${base}/v2/token`, {
+      headers: { authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` },
+    })
+    expect(wrong.status).toBe(401)
+    expect((await fetch(`${base}/v2/`, { headers: { authorization: 'Bearer oci.forged.mac' } })).status).toBe(401)
+    // Anonymous reads are refused by the authorizer here: a 401 naming the scope to ask a token for.
+    const denied = await fetch(`${base}/v2/docker-local/hello/tags/list`)
+    expect(denied.status).toBe(401)
+    expect(denied.headers.get('www-authenticate')).toContain('scope="repository:docker-local/hello:pull"')
+  })
+
+  it('skopeo copies an OCI layout in, inspects it, copies it back, and the database holds the image', async () => {
+    const pushed = await skopeo([
+      'copy',
+      '--dest-creds',
+      `admin:${ADMIN_PASSWORD}`,
+      '--dest-tls-verify=false',
+      `oci:${image.layout}:1.0`,
+      `docker://${host}/docker-local/hello:1.0`,
+    ])
+    expect(pushed.stderr).toBe('')
+    expect(pushed.code).toBe(0)
+
+    const inspected = await skopeo(['inspect', '@creds', '--tls-verify=false', `docker://${host}/docker-local/hello:1.0`])
+    expect(inspected.code).toBe(0)
+    const info = JSON.parse(inspected.stdout)
+    expect(info.Digest).toBe(`sha256:${sha256(image.manifest)}`)
+    expect(info.Layers).toEqual([`sha256:${sha256(image.layer)}`])
+    expect(info.Architecture).toBe('amd64')
+
+    const back = path.join(work, 'back')
+    const pulled = await skopeo([
+      'copy',
+      '--src-creds',
+      `admin:${token}`,
+      '--src-tls-verify=false',
+      `docker://${host}/docker-local/hello:1.0`,
+      `oci:${back}:1.0`,
+    ])
+    expect(pulled.stderr).toBe('')
+    expect(pulled.code).toBe(0)
+    expect(fs.readFileSync(path.join(back, 'blobs', 'sha256', sha256(image.layer)))).toEqual(image.layer)
+    expect(fs.readFileSync(path.join(back, 'blobs', 'sha256', sha256(image.manifest)))).toEqual(image.manifest)
+
+    const db = t.app.db.kysely
+    const pkg = await db
+      .selectFrom('packages')
+      .selectAll()
+      .where('package_type', '=', 'docker')
+      .where('name', '=', 'hello')
+      .executeTakeFirstOrThrow()
+    expect(pkg.latest_version).toBe('1.0')
+    const version = await db.selectFrom('package_versions').selectAll().where('package_id', '=', pkg.id).executeTakeFirstOrThrow()
+    expect(version.repo_key).toBe('docker-local')
+    const meta = JSON.parse(version.metadata) as TagMetadata
+    expect(meta.digest).toBe(`sha256:${sha256(image.manifest)}`)
+    expect(meta.mediaType).toBe(MEDIA.ociManifest)
+    expect(meta.config?.os).toBe('linux')
+    expect(meta.config?.layers).toEqual([
+      {
+        digest: `sha256:${sha256(image.layer)}`,
+        size: image.layer.length,
+        mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+        created: '2026-01-02T03:04:05Z',
+        command: 'COPY hello.txt /',
+      },
+    ])
+    const files = await db.selectFrom('files').selectAll().where('version_id', '=', version.id).orderBy('path').execute()
+    expect(files.map((f) => [f.path, f.sha256, f.size])).toEqual(
+      expect.arrayContaining([
+        ['hello/1.0/manifest.json', sha256(image.manifest), image.manifest.length],
+        [`hello/1.0/sha256__${sha256(image.layer)}`, sha256(image.layer), image.layer.length],
+        [`hello/1.0/sha256__${sha256(image.config)}`, sha256(image.config), image.config.length],
+      ]),
+    )
+    // The pull counted: the tag's manifest was fetched by a real client.
+    await new Promise((r) => setTimeout(r, 700))
+    const counted = await db
+      .selectFrom('package_versions')
+      .select('download_count')
+      .where('id', '=', version.id)
+      .executeTakeFirstOrThrow()
+    expect(Number(counted.download_count)).toBeGreaterThanOrEqual(1)
+  }, 60_000)
+
+  it('skopeo pushes a docker-archive (Docker v2 schema 2), lists tags, and deletes', async () => {
+    const pushed = await skopeo([
+      'copy',
+      '--dest-creds',
+      `admin:${token}`,
+      '--dest-tls-verify=false',
+      `docker-archive:${image.archive}`,
+      `docker://${host}/docker-local/hello:2.0`,
+    ])
+    expect(pushed.code).toBe(0)
+    const manifest = await http('GET', '/v2/docker-local/hello/manifests/2.0', undefined, {
+      accept: `${MEDIA.dockerManifest}, ${MEDIA.ociManifest}`,
+    })
+    expect(manifest.status).toBe(200)
+    expect(manifest.headers.get('content-type')).toBe(MEDIA.dockerManifest)
+    const body = Buffer.from(await manifest.arrayBuffer())
+    expect(manifest.headers.get('docker-content-digest')).toBe(`sha256:${sha256(body)}`)
+
+    const tags = await skopeo(['list-tags', '@creds', '--tls-verify=false', `docker://${host}/docker-local/hello`])
+    expect(tags.code).toBe(0)
+    expect(JSON.parse(tags.stdout).Tags).toEqual(['1.0', '2.0'])
+
+    const page = await http('GET', '/v2/docker-local/hello/tags/list?n=1')
+    expect(await page.json()).toEqual({ name: 'docker-local/hello', tags: ['1.0'] })
+    expect(page.headers.get('link')).toBe('</v2/docker-local/hello/tags/list?n=1&last=1.0>; rel="next"')
+    expect(await (await http('GET', '/v2/docker-local/hello/tags/list?n=1&last=1.0')).json()).toEqual({
+      name: 'docker-local/hello',
+      tags: ['2.0'],
+    })
+    expect(await (await http('GET', '/v2/_catalog')).json()).toEqual({ repositories: ['docker-local/hello'] })
+
+    const deleted = await skopeo(['delete', '@creds', '--tls-verify=false', `docker://${host}/docker-local/hello:2.0`])
+    expect(deleted.code).toBe(0)
+    const gone = await http('GET', '/v2/docker-local/hello/manifests/2.0')
+    expect(gone.status).toBe(404)
+    expect(await codeOf(gone)).toBe('MANIFEST_UNKNOWN')
+    expect(
+      JSON.parse((await skopeo(['list-tags', '@creds', '--tls-verify=false', `docker://${host}/docker-local/hello`])).stdout)
+        .Tags,
+    ).toEqual(['1.0'])
+  }, 60_000)
+
+  it('takes a chunked upload over raw HTTP, refuses chunks out of order (416) and a wrong digest', async () => {
+    const data = crypto.randomBytes(300_000)
+    const start = await http('POST', '/v2/docker-local/raw/blobs/uploads/')
+    expect(start.status).toBe(202)
+    const uuid = start.headers.get('docker-upload-uuid')
+    let location = start.headers.get('location') as string
+    expect(location).toBe(`/v2/docker-local/raw/blobs/uploads/${uuid}`)
+    expect(start.headers.get('range')).toBe('0-0')
+
+    const first = await http('PATCH', location, data.subarray(0, 100_000), {
+      'content-type': 'application/octet-stream',
+      'content-range': '0-99999',
+    })
+    expect(first.status).toBe(202)
+    expect(first.headers.get('range')).toBe('0-99999')
+    location = first.headers.get('location') as string
+
+    const skipped = await http('PATCH', location, data.subarray(200_000), {
+      'content-type': 'application/octet-stream',
+      'content-range': '200000-299999',
+    })
+    expect(skipped.status).toBe(416)
+    expect(skipped.headers.get('range')).toBe('0-99999')
+    expect(await codeOf(skipped)).toBe('BLOB_UPLOAD_INVALID')
+
+    const second = await http('PATCH', location, data.subarray(100_000, 200_000), {
+      'content-type': 'application/octet-stream',
+      'content-range': '100000-199999',
+    })
+    expect(second.status).toBe(202)
+    const status = await http('GET', location)
+    expect(status.status).toBe(204)
+    expect(status.headers.get('range')).toBe('0-199999')
+
+    const digest = `sha256:${sha256(data)}`
+    const done = await http('PUT', `${location}?digest=${digest}`, data.subarray(200_000), {
+      'content-type': 'application/octet-stream',
+    })
+    expect(done.status).toBe(201)
+    expect(done.headers.get('docker-content-digest')).toBe(digest)
+    expect(done.headers.get('location')).toBe(`/v2/docker-local/raw/blobs/${digest}`)
+
+    const head = await http('HEAD', `/v2/docker-local/raw/blobs/${digest}`)
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(String(data.length))
+    const got = await http('GET', `/v2/docker-local/raw/blobs/${digest}`)
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(data)
+    const ranged = await http('GET', `/v2/docker-local/raw/blobs/${digest}`, undefined, { range: 'bytes=10-19' })
+    expect(ranged.status).toBe(206)
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(data.subarray(10, 20))
+
+    // A chunked upload whose content is not the digest claimed: 400, nothing kept.
+    const bad = await http('POST', '/v2/docker-local/raw/blobs/uploads/')
+    const badLoc = bad.headers.get('location') as string
+    await http('PATCH', badLoc, Buffer.from('some bytes'), { 'content-type': 'application/octet-stream' })
+    const wrong = await http('PUT', `${badLoc}?digest=sha256:${sha256('other bytes')}`)
+    expect(wrong.status).toBe(400)
+    expect(await codeOf(wrong)).toBe('DIGEST_INVALID')
+    expect((await http('HEAD', `/v2/docker-local/raw/blobs/sha256:${sha256('some bytes')}`)).status).toBe(404)
+    expect((await http('GET', badLoc)).status).toBe(404)
+
+    // Monolithic: POST with the digest and the whole body.
+    const mono = Buffer.from('a monolithic blob')
+    const monoRes = await http('POST', `/v2/docker-local/raw/blobs/uploads/?digest=sha256:${sha256(mono)}`, mono, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(monoRes.status).toBe(201)
+    const monoBad = await http('POST', `/v2/docker-local/raw/blobs/uploads/?digest=sha256:${sha256('x')}`, mono, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(monoBad.status).toBe(400)
+    expect(await codeOf(monoBad)).toBe('DIGEST_INVALID')
+
+    // Delete a blob.
+    expect((await http('DELETE', `/v2/docker-local/raw/blobs/sha256:${sha256(mono)}`)).status).toBe(202)
+    const unknown = await http('GET', `/v2/docker-local/raw/blobs/sha256:${sha256(mono)}`)
+    expect(unknown.status).toBe(404)
+    expect(await codeOf(unknown)).toBe('BLOB_UNKNOWN')
+  })
+
+  it('refuses manifests naming missing blobs, mounts across repositories, and keeps indexes of both families', async () => {
+    const layerDigest = `sha256:${sha256(image.layer)}`
+    const configDigest = `sha256:${sha256(image.config)}`
+    const missing = {
+      schemaVersion: 2,
+      mediaType: MEDIA.dockerManifest,
+      config: { mediaType: 'application/vnd.docker.container.image.v1+json', digest: configDigest, size: image.config.length },
+      layers: [{ mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip', digest: layerDigest, size: image.layer.length }],
+    }
+    const refused = await http('PUT', '/v2/docker-other/copy/manifests/1', JSON.stringify(missing), {
+      'content-type': MEDIA.dockerManifest,
+    })
+    expect(refused.status).toBe(400)
+    expect(await codeOf(refused)).toBe('MANIFEST_BLOB_UNKNOWN')
+
+    for (const digest of [layerDigest, configDigest]) {
+      const mounted = await http('POST', `/v2/docker-other/copy/blobs/uploads/?mount=${digest}&from=docker-local/hello`)
+      expect(mounted.status).toBe(201)
+      expect(mounted.headers.get('docker-content-digest')).toBe(digest)
+    }
+    // A blob the source does not hold: the mount falls back to an upload session.
+    const notMounted = await http(
+      'POST',
+      `/v2/docker-other/copy/blobs/uploads/?mount=sha256:${sha256('nope')}&from=docker-local/hello`,
+    )
+    expect(notMounted.status).toBe(202)
+
+    const body = JSON.stringify(missing)
+    const put = await http('PUT', '/v2/docker-other/copy/manifests/1', body, { 'content-type': MEDIA.dockerManifest })
+    expect(put.status).toBe(201)
+    const manifestDigest = `sha256:${sha256(body)}`
+    expect(put.headers.get('docker-content-digest')).toBe(manifestDigest)
+
+    for (const [indexType, childType] of [
+      [MEDIA.dockerList, MEDIA.dockerManifest],
+      [MEDIA.ociIndex, MEDIA.dockerManifest],
+    ] as const) {
+      const index = JSON.stringify({
+        schemaVersion: 2,
+        mediaType: indexType,
+        manifests: [
+          { mediaType: childType, digest: manifestDigest, size: body.length, platform: { architecture: 'amd64', os: 'linux' } },
+        ],
+      })
+      const tag = indexType === MEDIA.dockerList ? 'list' : 'index'
+      const res = await http('PUT', `/v2/docker-other/copy/manifests/${tag}`, index, { 'content-type': indexType })
+      expect(res.status).toBe(201)
+      const got = await http('GET', `/v2/docker-other/copy/manifests/${tag}`)
+      expect(got.headers.get('content-type')).toBe(indexType)
+      expect(await got.text()).toBe(index)
+    }
+    const orphanIndex = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: MEDIA.ociIndex,
+      manifests: [{ mediaType: MEDIA.ociManifest, digest: `sha256:${sha256('x')}`, size: 1 }],
+    })
+    const orphan = await http('PUT', '/v2/docker-other/copy/manifests/orphan', orphanIndex, { 'content-type': MEDIA.ociIndex })
+    expect(orphan.status).toBe(400)
+    expect(await codeOf(orphan)).toBe('MANIFEST_BLOB_UNKNOWN')
+
+    // By digest: GET and HEAD; a digest that does not match the body is refused.
+    const byDigest = await http('HEAD', `/v2/docker-other/copy/manifests/${manifestDigest}`)
+    expect(byDigest.status).toBe(200)
+    expect(byDigest.headers.get('docker-content-digest')).toBe(manifestDigest)
+    const mismatch = await http('PUT', `/v2/docker-other/copy/manifests/sha256:${sha256('y')}`, body, {
+      'content-type': MEDIA.dockerManifest,
+    })
+    expect(mismatch.status).toBe(400)
+    expect(await codeOf(mismatch)).toBe('DIGEST_INVALID')
+
+    // Deleting by digest removes the tags that point at it.
+    expect((await http('DELETE', `/v2/docker-other/copy/manifests/${manifestDigest}`)).status).toBe(202)
+    expect((await http('GET', '/v2/docker-other/copy/manifests/1')).status).toBe(404)
+    const unknownRepo = await http('GET', '/v2/nowhere/copy/manifests/1')
+    expect(unknownRepo.status).toBe(404)
+    expect(await codeOf(unknownRepo)).toBe('NAME_UNKNOWN')
+  })
+
+  it('pulls through a remote repository proxying a second Trove, and a virtual pushes to its default deployment repository', async () => {
+    upstream = await createTestApp()
+    const upBase = await listen(upstream.fastify)
+    const upAdmin = await signIn(upstream.fastify)
+    await createRepo(upstream.fastify, upAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
+    const upHost = upBase.replace('http://', '')
+    const seeded = await skopeo([
+      'copy',
+      '--dest-creds',
+      `admin:${ADMIN_PASSWORD}`,
+      '--dest-tls-verify=false',
+      `oci:${image.layout}:1.0`,
+      `docker://${upHost}/docker-local/up:1.0`,
+    ])
+    expect(seeded.code).toBe(0)
+
+    await createRepo(t.fastify, admin, 'docker-remote', {
+      rclass: 'remote',
+      packageType: 'docker',
+      url: `${upBase}/docker-local`,
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    })
+    await createRepo(t.fastify, admin, 'docker-virtual', {
+      rclass: 'virtual',
+      packageType: 'docker',
+      repositories: ['docker-other', 'docker-remote'],
+      defaultDeploymentRepo: 'docker-other',
+    })
+    const viaRemote = path.join(work, 'via-remote')
+    const pulled = await skopeo([
+      'copy',
+      '--src-creds',
+      `admin:${token}`,
+      '--src-tls-verify=false',
+      `docker://${host}/docker-remote/up:1.0`,
+      `oci:${viaRemote}:1.0`,
+    ])
+    expect(pulled.stderr).toBe('')
+    expect(pulled.code).toBe(0)
+    expect(fs.readFileSync(path.join(viaRemote, 'blobs', 'sha256', sha256(image.layer)))).toEqual(image.layer)
+    const cached = await t.app.db.kysely.selectFrom('files').select('path').where('repo_key', '=', 'docker-remote').execute()
+    const paths = cached.map((f) => f.path)
+    expect(paths).toContain('up/1.0/manifest.json')
+    expect(paths.some((p) => p.endsWith(`/sha256__${sha256(image.layer)}`))).toBe(true)
+
+    const viaVirtual = await skopeo(['inspect', '@creds', '--tls-verify=false', `docker://${host}/docker-virtual/up:1.0`])
+    expect(viaVirtual.code).toBe(0)
+    expect(JSON.parse(viaVirtual.stdout).Digest).toBe(`sha256:${sha256(image.manifest)}`)
+
+    const pushed = await skopeo([
+      'copy',
+      '--dest-creds',
+      `admin:${token}`,
+      '--dest-tls-verify=false',
+      `oci:${image.layout}:1.0`,
+      `docker://${host}/docker-virtual/pushed:3.0`,
+    ])
+    expect(pushed.code).toBe(0)
+    expect((await http('HEAD', '/v2/docker-other/pushed/manifests/3.0')).status).toBe(200)
+    expect((await http('HEAD', '/v2/docker-virtual/pushed/manifests/3.0')).status).toBe(200)
+  }, 120_000)
+})

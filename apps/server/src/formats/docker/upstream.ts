@@ -1,0 +1,103 @@
+import { Readable } from 'node:stream'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import type { BlobInfo } from '../../core/blobStore.js'
+import type { Repository } from '../../modules/repositories/service.js'
+import type { FormatContext } from '../types.js'
+import { OciError } from './errors.js'
+import { MANIFEST_TYPES } from './manifest.js'
+
+/**
+ * A remote Docker repository's upstream: its URL is a registry's base URL, optionally followed by
+ * a path that prefixes image names there (`http://host:8081/docker-local` proxies the
+ * `docker-local` repository of another Trove; `https://registry.example/library` a namespace).
+ */
+function upstreamUrl(repo: Repository, image: string, rest: string): string {
+  const url = new URL(repo.url ?? '')
+  const prefix = url.pathname.replace(/^\/+|\/+$/g, '').replace(/^v2(\/|$)/, '')
+  return `${url.origin}/v2/${prefix ? `${prefix}/` : ''}${image}/${rest}`
+}
+
+const bearerCache = new Map<string, { token: string; until: number }>()
+
+function basic(repo: Repository): string | undefined {
+  if (repo.username && repo.password) return `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
+  return undefined
+}
+
+/** Fetches from the upstream, answering its Bearer challenge with the remote's credentials. */
+async function upstreamFetch(repo: Repository, url: string, headers: Record<string, string>): Promise<Response> {
+  const cached = bearerCache.get(repo.key)
+  const auth = cached && cached.until > Date.now() ? `Bearer ${cached.token}` : basic(repo)
+  let response = await fetch(url, {
+    headers: { ...headers, ...(auth ? { authorization: auth } : {}) },
+    signal: AbortSignal.timeout(600_000),
+  })
+  const challenge = response.headers.get('www-authenticate') ?? ''
+  if (response.status === 401 && /^bearer /i.test(challenge)) {
+    await response.body?.cancel()
+    const params = Object.fromEntries([...challenge.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    if (!params.realm) throw new OciError(502, 'UNSUPPORTED', `The upstream of ${repo.key} sent a challenge without a realm`)
+    const tokenUrl = new URL(params.realm)
+    if (params.service) tokenUrl.searchParams.set('service', params.service)
+    if (params.scope) tokenUrl.searchParams.set('scope', params.scope)
+    const b = basic(repo)
+    const tokenResponse = await fetch(tokenUrl, { headers: b ? { authorization: b } : {}, signal: AbortSignal.timeout(60_000) })
+    if (!tokenResponse.ok)
+      throw new OciError(502, 'UNAUTHORIZED', `The upstream of ${repo.key} refused its credentials (${tokenResponse.status})`)
+    const body = (await tokenResponse.json()) as { token?: string; access_token?: string; expires_in?: number }
+    const token = body.token ?? body.access_token
+    if (!token) throw new OciError(502, 'UNAUTHORIZED', `The upstream of ${repo.key} gave no token`)
+    bearerCache.set(repo.key, { token, until: Date.now() + Math.max(30, (body.expires_in ?? 60) - 10) * 1000 })
+    response = await fetch(url, {
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(600_000),
+    })
+  }
+  return response
+}
+
+/** A manifest from the upstream, or undefined when it has none (other failures throw 502). */
+export async function fetchManifest(
+  _fctx: FormatContext,
+  repo: Repository,
+  image: string,
+  ref: string,
+): Promise<{ body: Buffer; mediaType: string } | undefined> {
+  let response: Response
+  try {
+    response = await upstreamFetch(repo, upstreamUrl(repo, image, `manifests/${ref}`), { accept: MANIFEST_TYPES.join(', ') })
+  } catch (error) {
+    if (error instanceof OciError) throw error
+    throw new OciError(502, 'UNSUPPORTED', `The upstream of ${repo.key} cannot be reached`)
+  }
+  if (response.status === 404) {
+    await response.body?.cancel()
+    return undefined
+  }
+  if (!response.ok) {
+    await response.body?.cancel()
+    throw new OciError(502, 'UNSUPPORTED', `The upstream of ${repo.key} answered ${response.status} for ${image}:${ref}`)
+  }
+  const body = Buffer.from(await response.arrayBuffer())
+  return { body, mediaType: response.headers.get('content-type') ?? '' }
+}
+
+/** A blob from the upstream, stored in the blob store (its digest verified), or undefined when missing. */
+export async function fetchBlob(
+  fctx: FormatContext,
+  repo: Repository,
+  image: string,
+  hex: string,
+): Promise<BlobInfo | undefined> {
+  let response: Response
+  try {
+    response = await upstreamFetch(repo, upstreamUrl(repo, image, `blobs/sha256:${hex}`), {})
+  } catch {
+    return undefined
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel()
+    return undefined
+  }
+  return fctx.blobs.put(Readable.fromWeb(response.body as WebReadableStream), { sha256: hex })
+}
