@@ -89,7 +89,13 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const log = createServiceLogger(config.dataDir, SERVICE_ID, config.log)
-  const db = await openDb(config)
+  const db = await openDb(config, (err) => {
+    try {
+      log.logger.warn({ err }, 'database connection lost; the next query opens a new one')
+    } catch {
+      // the log is closed: the app is shutting down
+    }
+  })
   let firstAdmin: FirstAdmin | null
   try {
     const applied = await migrateToLatest(db)

@@ -16,12 +16,18 @@ export interface Db {
  * Opens the metadata database: PostgreSQL when a URL is given, else a SQLite file in the data dir.
  * Only the driver in use is loaded (pg alone takes ~100 ms to import: start-up time matters).
  */
-export async function openDb(options: { databaseUrl: string | undefined; dataDir: string }): Promise<Db> {
+export async function openDb(
+  options: { databaseUrl: string | undefined; dataDir: string },
+  onConnectionLost: (err: Error) => void = () => {},
+): Promise<Db> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg')
     // int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v))
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    // An idle connection the server ends (a restart, a failover, an administrator) is dropped from
+    // the pool and reported; the next query opens a new one. Unhandled, it would end the process.
+    pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
     return {
       kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
