@@ -245,10 +245,19 @@ async function measure(url, cookie, label, body) {
   return { p50: result.latency.p50, p99: result.latency.p99, rps: Math.round(result.requests.average) }
 }
 
-async function benchOn(row, dialect, env, fill) {
+async function benchOn(row, dialectName, env, fill) {
+  let dialect = dialectName
   // A first start migrates the empty database; the data goes in with the server stopped.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-packages-'))
-  const common = { TROVE_DATA_DIR: dataDir, TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env }
+  // BENCH_PACKAGES_CACHE_MS=0 measures every answer computed afresh (the answer cache off).
+  const cacheMs = process.env.BENCH_PACKAGES_CACHE_MS
+  const common = {
+    TROVE_DATA_DIR: dataDir,
+    TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...(cacheMs !== undefined ? { TROVE_PACKAGES_CACHE_MS: cacheMs } : {}),
+    ...env,
+  }
+  if (cacheMs === '0') dialect = `${dialect}, cache off`
   const first = await startServer(common)
   await first.stop()
   const t0 = performance.now()

@@ -465,7 +465,14 @@ license = {text = "BSD-3-Clause"}
       headers: sessionHeaders(admin),
       payload: { repoKey: 'npm-local', path: 'trove-lib/-/trove-lib-1.0.0.tgz' },
     })
-    expect(notManifest.statusCode).toBe(400)
+    expect(notManifest.statusCode).toBe(404)
+    const byTag = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/views/dockerv2',
+      headers: sessionHeaders(admin),
+      payload: { repoKey: 'docker-local', path: 'hello/1.0' },
+    })
+    expect(byTag.json()).toEqual(body)
   })
 
   it('downloads a file as an attachment, and counts artifacts', async () => {

@@ -271,7 +271,10 @@ export const packagesRoutes =
       },
       async (request) => {
         const v = await viewer(request)
-        const file = await service.file(v, request.body.repoKey, request.body.path)
+        // The tag's manifest.json, or the tag itself (`<image>/<tag>`).
+        const asked = request.body.path.replace(/\/+$/, '')
+        const path = asked.endsWith('/manifest.json') ? asked : `${asked}/manifest.json`
+        const file = await service.file(v, request.body.repoKey, path)
         return dockerLayers(fctx, file)
       },
     )
