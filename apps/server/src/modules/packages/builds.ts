@@ -1,7 +1,7 @@
 import type { ArtifactBuild, ArtifactBuildsResponse, BuildInfoInput } from '@trove/contracts/packages'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
-import { badRequest, forbidden } from '../../core/errors.js'
+import { badRequest, forbidden, notFound } from '../../core/errors.js'
 
 /** `2024-05-01T10:00:00.000+0000` (the build-info layout) or any ISO 8601 time → epoch ms. */
 export function parseStarted(started: string): number {
@@ -113,4 +113,48 @@ export async function artifactBuilds(
     ;(r.kind === 'artifact' ? out.producedBy : out.usedBy).push(build)
   }
   return out
+}
+
+/** GET /api/build: every build name the caller may read, with its latest start. */
+export async function listBuilds(ctx: AppContext, principal: Principal | null) {
+  const rows = await ctx.db.kysely
+    .selectFrom('builds')
+    .select(['name', (eb) => eb.fn.max('started_at').as('last')])
+    .groupBy('name')
+    .orderBy('name')
+    .execute()
+  const out: { uri: string; lastStarted: string }[] = []
+  for (const r of rows) {
+    if (!(await ctx.authz.canOnBuild(principal, 'read', r.name))) continue
+    out.push({ uri: `/${encodeURIComponent(r.name)}`, lastStarted: new Date(Number(r.last)).toISOString() })
+  }
+  return out
+}
+
+/** GET /api/build/{name}: the runs of a build, newest first; 404 when none is readable. */
+export async function buildRuns(ctx: AppContext, principal: Principal | null, name: string) {
+  const rows = (await ctx.authz.canOnBuild(principal, 'read', name))
+    ? await ctx.db.kysely
+        .selectFrom('builds')
+        .select(['number', 'started_at'])
+        .where('name', '=', name)
+        .orderBy('started_at', 'desc')
+        .execute()
+    : []
+  if (rows.length === 0) throw notFound(`Build not found: ${name}`)
+  return rows.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: new Date(Number(r.started_at)).toISOString() }))
+}
+
+/** GET /api/build/{name}/{number}: the document as published. */
+export async function buildInfo(ctx: AppContext, principal: Principal | null, name: string, number: string) {
+  const row = (await ctx.authz.canOnBuild(principal, 'read', name))
+    ? await ctx.db.kysely
+        .selectFrom('builds')
+        .select('info')
+        .where('name', '=', name)
+        .where('number', '=', number)
+        .executeTakeFirst()
+    : undefined
+  if (!row) throw notFound(`Build not found: ${name} #${number}`)
+  return JSON.parse(row.info) as Record<string, unknown>
 }

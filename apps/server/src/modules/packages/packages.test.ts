@@ -647,6 +647,17 @@ license = {text = "BSD-3-Clause"}
     expect(anonymous.statusCode).toBe(401)
     const refused = await put(build('x', '1', 'artifacts'), '/api', outsider)
     expect(refused.statusCode).toBe(403)
+    const get = (url: string, headers: Record<string, string> = { authorization: `Bearer ${token}` }) =>
+      t.fastify.inject({ url, headers })
+    expect((await get('/api/build')).json().builds.map((b: { uri: string }) => b.uri)).toEqual(['/app', '/lib-release'])
+    expect((await get('/artifactory/api/build/app')).json()).toEqual({
+      buildsNumbers: [{ uri: '/42', started: '2026-03-04T05:06:07.000Z' }],
+    })
+    const info = await get('/api/build/lib-release/7')
+    expect(info.json().buildInfo).toMatchObject({ name: 'lib-release', number: '7', agent: { name: 'GitHub Actions' } })
+    expect((await get('/api/build/lib-release/8')).statusCode).toBe(404)
+    expect((await get('/api/build', outsider)).json()).toEqual({ builds: [] })
+    expect((await get('/api/build/app', outsider)).statusCode).toBe(404)
     const stored = await t.app.db.kysely.selectFrom('builds').select(['name', 'number']).orderBy('name').execute()
     expect(stored).toEqual([
       { name: 'app', number: '42' },

@@ -20,7 +20,7 @@ import mercurius from 'mercurius'
 import { z } from 'zod'
 import { HttpError, notFound, sendError } from '../../core/errors.js'
 import type { FormatContext } from '../../formats/types.js'
-import { artifactBuilds, publishBuild } from './builds.js'
+import { artifactBuilds, buildInfo, buildRuns, listBuilds, publishBuild } from './builds.js'
 import { AnswerCache } from './cache.js'
 import { dockerLayers } from './docker.js'
 import { type GqlContext, resolvers, schema } from './graphql.js'
@@ -328,6 +328,48 @@ export const packagesRoutes =
           await publishBuild(fctx, principal, request.body)
           return reply.code(204).send(null)
         },
+      )
+      z$.get(
+        `${prefix}/build`,
+        {
+          config: { access: 'public' },
+          schema: {
+            tags,
+            summary: 'Build names the caller may read, with their latest start',
+            response: { 200: z.object({ builds: z.array(z.object({ uri: z.string(), lastStarted: z.string() })) }) },
+          },
+        },
+        async (request) => ({ builds: await listBuilds(fctx, await fctx.principal(request)) }),
+      )
+      z$.get(
+        `${prefix}/build/:name`,
+        {
+          config: { access: 'public' },
+          schema: {
+            tags,
+            summary: 'The runs of a build, newest first',
+            params: z.object({ name: z.string().max(255) }),
+            response: { 200: z.object({ buildsNumbers: z.array(z.object({ uri: z.string(), started: z.string() })) }) },
+          },
+        },
+        async (request) => ({
+          buildsNumbers: await buildRuns(fctx, await fctx.principal(request), request.params.name),
+        }),
+      )
+      z$.get(
+        `${prefix}/build/:name/:number`,
+        {
+          config: { access: 'public' },
+          schema: {
+            tags,
+            summary: 'One build run, as published',
+            params: z.object({ name: z.string().max(255), number: z.string().max(255) }),
+            response: { 200: z.object({ buildInfo: z.record(z.string(), z.unknown()) }) },
+          },
+        },
+        async (request) => ({
+          buildInfo: await buildInfo(fctx, await fctx.principal(request), request.params.name, request.params.number),
+        }),
       )
     }
   }
