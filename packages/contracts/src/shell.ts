@@ -49,6 +49,7 @@ export const FEATURE_NAMES = [
   'contactScheduling',
   'skipRepoData',
   'skipOnboardingData',
+  'archiveSearch',
 ] as const
 export const FeatureName = z.enum(FEATURE_NAMES)
 export type FeatureName = z.infer<typeof FeatureName>
