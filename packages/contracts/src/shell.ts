@@ -50,6 +50,7 @@ export const FEATURE_NAMES = [
   'skipRepoData',
   'skipOnboardingData',
   'archiveSearch',
+  'legacyVersionView',
 ] as const
 export const FeatureName = z.enum(FEATURE_NAMES)
 export type FeatureName = z.infer<typeof FeatureName>

@@ -74,7 +74,7 @@ describe('search types (packages §4)', () => {
 
   it('routes results by path, else result route name, else route name; security from admin goes to /', () => {
     expect(searchTarget(searchTypeById('packages'), '/packages')).toEqual({ path: '/packages' })
-    expect(searchTarget(searchTypeById('artifacts'), '/packages')).toEqual({ routeName: 'artifacts.search' })
+    expect(searchTarget(searchTypeById('artifacts'), '/packages')).toEqual({ path: '/artifacts/browse/tree/General' })
     expect(searchTarget(searchTypeById('securityCompliance'), '/admin/x')).toEqual({ path: '/' })
     expect(searchTarget(searchTypeById('securityCompliance'), '/packages')).toEqual({ routeName: 'security-compliance' })
   })

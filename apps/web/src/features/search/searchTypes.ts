@@ -1,4 +1,5 @@
 import { Messages } from '@trove/contracts/messages'
+import { ARTIFACTS_BROWSE_PATH, ARTIFACTS_DEFAULT_TREE } from '@trove/contracts/searchConstants'
 import type { SearchModel } from './searchModel'
 import { isEmptyModel } from './searchModel'
 
@@ -53,6 +54,7 @@ export const SEARCH_TYPES: readonly SearchTypeDef[] = [
     id: 'artifacts',
     label: 'Artifacts',
     placeholder: 'Search artifacts',
+    path: `${ARTIFACTS_BROWSE_PATH}${ARTIFACTS_DEFAULT_TREE}`,
     resultRouteName: 'artifacts.search',
     routeName: 'artifacts',
     supportsContext: true,
