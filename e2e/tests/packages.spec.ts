@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { Messages } from '@trove/contracts/messages'
+import { signInAsAdmin } from './signIn'
+
+const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+
+/** A package published with the real npm client, then found, opened and read in the browser. */
+test('a package published with npm is found by search, opened, and every tab shows its data', async ({ page, baseURL }) => {
+  test.setTimeout(90_000)
+  await signInAsAdmin(page)
+  const headers = { 'x-csrf-token': await csrfOf(page) }
+  const repo = `npm-browse-${crypto.randomBytes(3).toString('hex')}`
+  const created = await page.request.put(`/api/repositories/${repo}`, { headers, data: { rclass: 'local', packageType: 'npm' } })
+  expect(created.status()).toBe(201)
+  const tokenAnswer = await page.request.post('/ui/api/v1/ui/userIdentifyToken/admin', { headers, data: { expiresIn: 3600 } })
+  expect(tokenAnswer.status()).toBe(200)
+  const token = (await tokenAnswer.json()).access_token as string
+
+  // The package, on disk, as a developer has it.
+  const name = `trove-browse-${crypto.randomBytes(3).toString('hex')}`
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-npm-'))
+  const dir = path.join(work, 'pkg')
+  fs.mkdirSync(dir)
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name,
+      version: '1.2.3',
+      description: 'A package the browser finds',
+      keywords: ['browser', 'e2e'],
+      license: 'MIT',
+      main: 'index.js',
+      dependencies: { 'left-pad': '^1.3.0' },
+    }),
+  )
+  fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = 42\n')
+  fs.writeFileSync(
+    path.join(dir, 'README.md'),
+    `# ${name}\n\nReads **well** in the browser.\n\n<script>window.__pwned = true</script>\n\n<img src=x onerror="window.__pwned = true">\n`,
+  )
+  const registry = `${baseURL}/api/npm/${repo}/`
+  fs.writeFileSync(path.join(work, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`)
+  const published = spawnSync('npm', ['publish'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      npm_config_userconfig: path.join(work, '.npmrc'),
+      npm_config_cache: path.join(work, 'cache'),
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    },
+  })
+  expect(published.status, published.stderr).toBe(0)
+
+  // A CI build that produced this tarball, through the build-info API CI tools use.
+  const tarball = await page.request.get(`/api/npm/${repo}/${name}/-/${name}-1.2.3.tgz`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  expect(tarball.status()).toBe(200)
+  const bytes = await tarball.body()
+  const sum = (algorithm: string) => crypto.createHash(algorithm).update(bytes).digest('hex')
+  const build = await page.request.put('/api/build', {
+    headers,
+    data: {
+      version: '1.0.1',
+      name: 'browse-ci',
+      number: '17',
+      started: new Date().toISOString(),
+      url: 'https://ci.example.com/browse-ci/17',
+      modules: [{ id: `${name}:1.2.3`, artifacts: [{ name: `${name}-1.2.3.tgz`, type: 'tgz', sha1: sum('sha1'), sha256: sum('sha256'), md5: sum('md5') }] }],
+    },
+  })
+  expect(build.status()).toBeLessThan(300)
+
+  // Search for it in the top bar, as a person would.
+  await page.goto('/ui/packages')
+  await expect(page.getByText(Messages.findPackagesHint)).toBeVisible()
+  await page.getByRole('textbox', { name: 'Search packages' }).fill(name.slice(0, 14))
+  await page.keyboard.press('Enter')
+  const row = page.getByRole('button', { name: new RegExp(name) })
+  await expect(row).toBeVisible()
+  await expect(row).toContainText('A package the browser finds')
+  await expect(page).toHaveURL(/\/ui\/packages\?query=/)
+  await row.click()
+
+  // The package level: its figures and its versions.
+  await expect(page).toHaveURL(new RegExp(`/ui/packages/npm%3A%2F%2F${name}`))
+  await expect(page.getByRole('heading', { name })).toBeVisible()
+  await expect(page.getByText('A package the browser finds')).toBeVisible()
+  await expect(page.getByText(`npm i ${name}`)).toBeVisible()
+  const version = page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.2\.3/ })
+  await expect(version).toBeVisible()
+  await version.click()
+
+  // The version level: readme first (an npm tarball is a .tgz).
+  await expect(page).toHaveURL(/\/1\.2\.3/)
+  await expect(page.getByRole('tab', { name: 'Readme' })).toHaveAttribute('aria-selected', 'true')
+  const readme = page.getByTestId('readme')
+  await expect(readme.getByRole('heading', { name })).toBeVisible()
+  await expect(readme.locator('strong')).toHaveText('well')
+  expect(await readme.locator('script, [onerror]').count()).toBe(0)
+  expect(await page.evaluate(() => (window as { __pwned?: boolean }).__pwned)).toBeUndefined()
+  await expect(page.getByRole('table', { name: 'Dependencies' })).toContainText('left-pad')
+  await expect(page.getByRole('table', { name: 'Dependencies' })).toContainText('^1.3.0')
+  await expect(page.getByTestId('digest')).toContainText(sum('sha256'))
+  await page.screenshot({ path: test.info().outputPath('version-readme.png'), fullPage: true })
+
+  await page.getByRole('tab', { name: 'Builds' }).click()
+  const builds = page.getByRole('table', { name: 'Builds' })
+  await expect(builds).toContainText('browse-ci')
+  await expect(builds).toContainText('17')
+
+  await page.getByRole('tab', { name: 'Location' }).click()
+  await expect(page.getByRole('table', { name: 'Repositories' })).toContainText(repo)
+  await expect(page.getByRole('table', { name: 'Files' })).toContainText(`${name}-1.2.3.tgz`)
+  await expect(page.getByRole('table', { name: 'Files' })).toContainText(sum('sha256'))
+  await expect(page.getByRole('table', { name: 'Properties' })).toContainText('1.2.3')
+  await page.screenshot({ path: test.info().outputPath('version-location.png'), fullPage: true })
+
+  // No scanner on this instance: the tab says Security, and why it is empty.
+  await page.getByRole('tab', { name: 'Security' }).click()
+  await expect(page.getByText(Messages.xrayUnavailable)).toBeVisible()
+
+  // An unknown package goes to the 404 route.
+  await page.goto(`/ui/packages/${encodeURIComponent('npm://no-such-package-anywhere')}`)
+  await expect(page).toHaveURL(/\/ui\/404$/)
+  fs.rmSync(work, { recursive: true, force: true })
+})
