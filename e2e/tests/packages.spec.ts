@@ -74,7 +74,12 @@ test('a package published with npm is found by search, opened, and every tab sho
       number: '17',
       started: new Date().toISOString(),
       url: 'https://ci.example.com/browse-ci/17',
-      modules: [{ id: `${name}:1.2.3`, artifacts: [{ name: `${name}-1.2.3.tgz`, type: 'tgz', sha1: sum('sha1'), sha256: sum('sha256'), md5: sum('md5') }] }],
+      modules: [
+        {
+          id: `${name}:1.2.3`,
+          artifacts: [{ name: `${name}-1.2.3.tgz`, type: 'tgz', sha1: sum('sha1'), sha256: sum('sha256'), md5: sum('md5') }],
+        },
+      ],
     },
   })
   expect(build.status()).toBeLessThan(300)

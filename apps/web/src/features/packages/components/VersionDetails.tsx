@@ -2,7 +2,7 @@ import { Alert, Anchor, Code, Group, Loader, Stack, Table, Tabs, Text } from '@m
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import type { ArtifactRef, PackageNode, VersionNode } from '@trove/contracts/packages'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import {
   artifactBuildsQuery,
   dependenciesQuery,
@@ -25,7 +25,6 @@ import {
 } from '../packageRules'
 import { loadPackage, loadVersion, usePackagesState } from '../packagesState'
 import { Fact, PackageSummary } from './PackageSummary'
-import { Readme } from './Readme'
 import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface VersionDetailsProps {
@@ -40,6 +39,9 @@ export interface VersionDetailsProps {
   onOpenPackage: (packageId: string) => void
   onNotFound: () => void
 }
+
+// The markdown renderer loads with the first readme shown, not with the list.
+const Readme = lazy(() => import('./Readme').then((m) => ({ default: m.Readme })))
 
 /** The version level: the version's figures and its tabs. */
 export function VersionDetails(props: VersionDetailsProps) {
@@ -141,7 +143,13 @@ function VersionView({
 function ReadmeTab({ versionId }: { versionId: string }) {
   const readme = useQuery(readmeQuery(versionId))
   if (readme.isPending) return <Loader size="sm" aria-label="Loading readme" />
-  return readme.data ? <Readme text={readme.data} /> : <Text c="dimmed">{Messages.noReadme}</Text>
+  return readme.data ? (
+    <Suspense fallback={<Loader size="sm" aria-label="Loading readme" />}>
+      <Readme text={readme.data} />
+    </Suspense>
+  ) : (
+    <Text c="dimmed">{Messages.noReadme}</Text>
+  )
 }
 
 function DependenciesSection({ versionId }: { versionId: string }) {
