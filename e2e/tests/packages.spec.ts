@@ -87,7 +87,7 @@ test('a package published with npm is found by search, opened, and every tab sho
   // Search for it in the top bar, as a person would.
   await page.goto('/ui/packages')
   await expect(page.getByText(Messages.findPackagesHint)).toBeVisible()
-  await page.getByRole('textbox', { name: 'Search packages' }).fill(name.slice(0, 14))
+  await page.getByRole('combobox', { name: 'Search packages' }).fill(name.slice(0, 14))
   await page.keyboard.press('Enter')
   const row = page.getByRole('button', { name: new RegExp(name) })
   await expect(row).toBeVisible()
