@@ -4,6 +4,7 @@ import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
+import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchShell } from './shell.mjs'
@@ -17,6 +18,7 @@ const suites = {
   pypi: benchPypi,
   shell: benchShell,
   oci: benchOci,
+  'packages-browser': benchPackagesBrowser,
 }
 
 const wanted = process.argv.slice(2)
