@@ -42,6 +42,7 @@ import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
+import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
 import { repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
 import { RepositoryService } from './modules/repositories/service.js'
@@ -207,6 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
   for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
   await app.register(repositoryPathRoutes(fctx, formats))
+  await app.register(packagesRoutes(fctx))
   const gcTimer =
     config.repositories.blobGcIntervalS > 0
       ? setInterval(() => {

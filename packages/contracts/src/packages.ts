@@ -374,3 +374,64 @@ export type ArtifactCountResponse = z.infer<typeof ArtifactCountResponse>
 
 /** GET /ui/api/v1/download?repoKey=&path= streams the file as an attachment. */
 export const DownloadQuery = ArtifactRef
+
+/**
+ * PUT /api/build (also /artifactory/api/build): build info as CI tools publish it. Unknown fields
+ * are kept in the stored document. `started` is ISO 8601 (`2024-05-01T10:00:00.000+0000` too).
+ */
+const BuildItem = z
+  .object({
+    name: z.string().max(512).optional(),
+    id: z.string().max(512).optional(),
+    type: z.string().max(64).optional(),
+    sha1: z
+      .string()
+      .regex(/^[a-f0-9]{40}$/i)
+      .optional(),
+    sha256: z
+      .string()
+      .regex(/^[a-f0-9]{64}$/i)
+      .optional(),
+    md5: z
+      .string()
+      .regex(/^[a-f0-9]{32}$/i)
+      .optional(),
+  })
+  .loose()
+export const BuildInfoInput = z
+  .object({
+    version: z.string().max(32).optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .regex(/^[^/\\]+$/, 'a build name holds no slash'),
+    number: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .regex(/^[^/\\]+$/, 'a build number holds no slash'),
+    started: z.string().max(64),
+    url: z.string().max(2048).optional(),
+    agent: z
+      .object({ name: z.string().max(255).optional(), version: z.string().max(255).optional() })
+      .loose()
+      .optional(),
+    modules: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1).max(512),
+            artifacts: z.array(BuildItem).max(10_000).optional(),
+            dependencies: z.array(BuildItem).max(10_000).optional(),
+          })
+          .loose(),
+      )
+      .max(1000)
+      .optional(),
+  })
+  .loose()
+  .meta({ id: 'BuildInfoInput' })
+export type BuildInfoInput = z.infer<typeof BuildInfoInput>

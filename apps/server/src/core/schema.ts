@@ -39,6 +39,8 @@ export interface Database {
   package_dependencies: PackageDependenciesTable
   dist_tags: DistTagsTable
   files: FilesTable
+  builds: BuildsTable
+  build_items: BuildItemsTable
   file_properties: FilePropertiesTable
   remote_cache: RemoteCacheTable
   // shell
@@ -342,6 +344,10 @@ export interface PackageVersionsTable {
   created_by: string | null
   created_at: number
   modified_at: number
+  /** byte order = semver order (modules/packages/semverKey.ts) */
+  semver_key: Generated<string>
+  /** 1 for a semver release (x.y.z) */
+  release: Generated<number>
 }
 
 export interface PackageDependenciesTable {
@@ -356,6 +362,29 @@ export interface DistTagsTable {
   repo_key: string
   tag: string
   version: string
+}
+
+export interface BuildsTable {
+  id: Generated<number>
+  name: string
+  number: string
+  started: string
+  started_at: number
+  url: string | null
+  agent: string | null
+  info: string
+  created_by: string | null
+  created_at: number
+}
+
+export interface BuildItemsTable {
+  build_id: number
+  module_id: string
+  kind: 'artifact' | 'dependency'
+  name: string
+  sha1: string | null
+  sha256: string | null
+  md5: string | null
 }
 
 export interface FilesTable {

@@ -4,6 +4,7 @@ import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import { conflict } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
+import { isSemverRelease, semverKey } from '../packages/semverKey.js'
 import type { Tx } from './repo.js'
 
 export type FileRow = Selectable<FilesTable>
@@ -212,6 +213,8 @@ export class ArtifactService {
             package_id: pkgId,
             repo_key: v.repoKey,
             version: v.version,
+            semver_key: semverKey(v.version),
+            release: isSemverRelease(v.version) ? 1 : 0,
             created_by: v.createdBy ?? null,
             created_at: v.createdAt ?? now,
           })
