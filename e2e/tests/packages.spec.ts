@@ -83,6 +83,11 @@ test('a package published with npm is found by search, opened, and every tab sho
     },
   })
   expect(build.status()).toBeLessThan(300)
+  // A property on the tarball, set the way scripts set them.
+  const property = await page.request.put(`/api/storage/${repo}/${name}/-/${name}-1.2.3.tgz?properties=release.stage=qa`, {
+    headers,
+  })
+  expect(property.status()).toBe(204)
 
   // Search for it in the top bar, as a person would.
   await page.goto('/ui/packages')
@@ -126,7 +131,8 @@ test('a package published with npm is found by search, opened, and every tab sho
   await expect(page.getByRole('table', { name: 'Repositories' })).toContainText(repo)
   await expect(page.getByRole('table', { name: 'Files' })).toContainText(`${name}-1.2.3.tgz`)
   await expect(page.getByRole('table', { name: 'Files' })).toContainText(sum('sha256'))
-  await expect(page.getByRole('table', { name: 'Properties' })).toContainText('1.2.3')
+  await expect(page.getByRole('table', { name: 'Properties' })).toContainText('release.stage')
+  await expect(page.getByRole('table', { name: 'Properties' })).toContainText('qa')
   await page.screenshot({ path: test.info().outputPath('version-location.png'), fullPage: true })
 
   // No scanner on this instance: the tab says Security, and why it is empty.

@@ -152,7 +152,18 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
           />
           <Tooltip label={disabled ?? 'Search'} withinPortal>
             <ActionIcon type="submit" size="lg" variant="filled" aria-label="Search" disabled={disabled !== null}>
-              <span aria-hidden>⌕</span>
+              <svg
+                aria-hidden="true"
+                width="16"
+                height="16"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.5"
+              >
+                <circle cx="11" cy="11" r="7" />
+                <path d="m20 20-4-4" strokeLinecap="round" />
+              </svg>
             </ActionIcon>
           </Tooltip>
         </Group>

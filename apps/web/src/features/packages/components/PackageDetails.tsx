@@ -93,6 +93,8 @@ export function PackageDetails({ packageId, versionQuery, onOpenVersion, onNotFo
   )
 }
 
+const downloads = (n = 0) => `${n} ${n === 1 ? 'download' : 'downloads'}`
+
 function VersionRow({ version, onOpen }: { version: VersionNode; onOpen: () => void }) {
   return (
     <UnstyledButton
@@ -114,8 +116,8 @@ function VersionRow({ version, onOpen }: { version: VersionNode; onOpen: () => v
         </Group>
         <VulnerabilityBadges value={version.vulnerabilities} />
         <Text size="xs" c="dimmed">
-          {(version.repos ?? []).map((r) => r.name).join(', ')} · {formatSize(version.size)} · {version.stats?.downloadCount ?? 0}{' '}
-          downloads · {version.created ? new Date(version.created).toLocaleDateString() : ''}
+          {(version.repos ?? []).map((r) => r.name).join(', ')} · {formatSize(version.size)} ·{' '}
+          {downloads(version.stats?.downloadCount)} · {version.created ? new Date(version.created).toLocaleDateString() : ''}
         </Text>
       </Group>
     </UnstyledButton>

@@ -114,7 +114,8 @@ function PackageRow({ pkg, onOpen }: { pkg: PackageNode; onOpen: (id: string) =>
         <VulnerabilityBadges value={pkg.vulnerabilities} />
         <Stack gap={0} align="flex-end" style={{ flexShrink: 0 }}>
           <Text size="xs" c="dimmed">
-            {pkg.versionsCount} {pkg.versionsCount === 1 ? 'version' : 'versions'} · {pkg.stats?.downloads ?? 0} downloads
+            {pkg.versionsCount} {pkg.versionsCount === 1 ? 'version' : 'versions'} · {pkg.stats?.downloads ?? 0}{' '}
+            {pkg.stats?.downloads === 1 ? 'download' : 'downloads'}
           </Text>
           {pkg.modified && (
             <Text size="xs" c="dimmed">

@@ -87,7 +87,13 @@ function VersionView({
   const versionId = version.id ?? ''
   return (
     <Stack gap="sm">
-      <Anchor component="button" type="button" size="sm" onClick={() => pkg.id && onOpenPackage(pkg.id)}>
+      <Anchor
+        component="button"
+        type="button"
+        size="sm"
+        style={{ alignSelf: 'flex-start' }}
+        onClick={() => pkg.id && onOpenPackage(pkg.id)}
+      >
         ← {pkg.name}
       </Anchor>
       <PackageSummary pkg={pkg} version={version.name}>
