@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import Database from 'better-sqlite3'
+
+const Database = createRequire(new URL('../../apps/server/package.json', import.meta.url))('better-sqlite3')
 
 /**
  * A data set for the packages browser, written straight into a migrated SQLite database (the

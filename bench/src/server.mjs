@@ -15,30 +15,10 @@ export function freePort() {
   })
 }
 
-/**
- * Starts the built server on a fresh data dir; resolves once it answers ping, with the time that
- * took. With `prepare`, the server first starts once (to migrate the database), stops, lets
- * `prepare(dataDir)` fill it, and starts again.
- */
-export async function startServer(env = {}, { prepare } = {}) {
+/** Starts the built server on a fresh data dir; resolves once it answers ping, with the time that took. */
+export async function startServer(env = {}) {
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-'))
-  if (prepare) {
-    const first = await startOn(dataDir, env)
-    await first.halt()
-    await prepare(dataDir)
-  }
-  const server = await startOn(dataDir, env)
-  return {
-    ...server,
-    async stop() {
-      await server.halt()
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
-async function startOn(dataDir, env) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
@@ -70,9 +50,10 @@ async function startOn(dataDir, env) {
     dataDir,
     startMs,
     pid: child.pid,
-    async halt() {
+    async stop() {
       child.kill('SIGTERM')
       await exited
+      fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
