@@ -51,6 +51,7 @@ export const FEATURE_NAMES = [
   'skipOnboardingData',
   'archiveSearch',
   'legacyVersionView',
+  'operationalRisk',
 ] as const
 export const FeatureName = z.enum(FEATURE_NAMES)
 export type FeatureName = z.infer<typeof FeatureName>

@@ -1,4 +1,5 @@
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
+import { PACKAGE_LICENSE_FIELDS, PACKAGE_RISK_FIELDS } from '@trove/contracts/packages'
 import { SECURITY_LICENSES } from '@trove/contracts/shell'
 import { useCallback, useMemo } from 'react'
 import { PackagesPage } from '../../features/packages/PackagesPage'
@@ -18,7 +19,15 @@ export function PackagesScreen() {
   const query = search.query ?? ''
   const model = useMemo(() => parseSearchQuery(query), [query])
   // §4: the list is fetched with the search model when the search is enabled (there is something to search).
-  const listRequest = useMemo(() => (isEmptyModel(model) ? null : packagesRequestOf(model, buildSearchQuery(model))), [model])
+  // §3: licences only with a security licence, operational risk only with its feature.
+  const securityLicense = SECURITY_LICENSES.includes(ctx.license)
+  const packageFields = [securityLicense && PACKAGE_LICENSE_FIELDS, ctx.features.operationalRisk && PACKAGE_RISK_FIELDS]
+    .filter(Boolean)
+    .join(' ')
+  const listRequest = useMemo(
+    () => (isEmptyModel(model) ? null : packagesRequestOf(model, buildSearchQuery(model), packageFields)),
+    [model, packageFields],
+  )
   const versionQuery = useMemo(() => versionQueryOf(model), [model])
   const keep = useMemo(() => ({ query: search.query, projectKey: search.projectKey }), [search.query, search.projectKey])
   const onOpenPackage = useCallback(
@@ -40,7 +49,8 @@ export function PackagesScreen() {
       versionQuery={versionQuery}
       admin={isAdmin(ctx)}
       scannerPresent={ctx.services.has('xray')}
-      securityLicense={SECURITY_LICENSES.includes(ctx.license)}
+      securityLicense={securityLicense}
+      packageFields={packageFields}
       legacyVersionView={ctx.features.legacyVersionView === true}
       onOpenPackage={onOpenPackage}
       onOpenVersion={onOpenVersion}

@@ -14,6 +14,8 @@ export interface PackagesPageProps {
   listRequest: MdsRequest | null
   countRequest: MdsRequest
   versionQuery: VersionQuery
+  /** Extra package selections the licence and features allow (licences, operational risk). */
+  packageFields: string
   admin: boolean
   scannerPresent: boolean
   securityLicense: boolean
@@ -41,6 +43,7 @@ export function PackagesPage(props: PackagesPageProps) {
         <PackageDetails
           key={props.packageId}
           packageId={props.packageId}
+          packageFields={props.packageFields}
           versionQuery={props.versionQuery}
           onOpenVersion={props.onOpenVersion}
           onNotFound={props.onNotFound}
@@ -50,6 +53,7 @@ export function PackagesPage(props: PackagesPageProps) {
         <VersionDetails
           key={`${props.packageId}@${props.versionId}`}
           packageId={props.packageId}
+          packageFields={props.packageFields}
           versionName={props.versionId}
           scannerPresent={props.scannerPresent}
           securityLicense={props.securityLicense}

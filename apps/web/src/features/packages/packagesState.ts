@@ -76,10 +76,10 @@ export async function initPackageList(
 }
 
 /** Fetching a package sets its loading flag (§4); null when there is no such package or the fetch failed. */
-export async function loadPackage(queryClient: QueryClient, pkgid: string): Promise<PackageNode | null> {
+export async function loadPackage(queryClient: QueryClient, pkgid: string, fields = ''): Promise<PackageNode | null> {
   set({ packageInfoFetching: true })
   try {
-    return await queryClient.fetchQuery(packageQuery(pkgid))
+    return await queryClient.fetchQuery(packageQuery(pkgid, fields))
   } catch {
     return null
   } finally {

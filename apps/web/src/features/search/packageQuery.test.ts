@@ -41,6 +41,12 @@ describe('package search query building (packages §5)', () => {
     expect(Object.keys(count)).toEqual(['graphQL'])
   })
 
+  it('asks for licences and operational risk only when the caller allows them (§3)', () => {
+    expect(packagesRequestOf(parseSearchQuery('a'), 'a').graphQL.query).not.toContain('licenses')
+    const withLicences = packagesRequestOf(parseSearchQuery('a'), 'a', 'licenses { name source }').graphQL.query
+    expect(withLicences).toContain('licenses { name source }')
+  })
+
   it('orders versions by semantic version on a name sort; severities need a count of 1', () => {
     expect(versionQueryOf(parseSearchQuery('x sort_by:name sort_type:desc')).orderBy).toEqual({
       field: 'NAME_SEMVER',

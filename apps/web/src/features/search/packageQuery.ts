@@ -6,7 +6,7 @@ import type {
   VersionFilter,
   VersionOrder,
 } from '@trove/contracts/packages'
-import { PACKAGES_COUNT_QUERY, PACKAGES_QUERY } from '@trove/contracts/packages'
+import { PACKAGE_FIELDS, PACKAGES_COUNT_QUERY, PACKAGES_QUERY } from '@trove/contracts/packages'
 import { PACKAGE_PAGE_SIZE, PACKAGE_TYPE_ALIASES, VERSION_COUNT_MIN } from '@trove/contracts/searchConstants'
 import { normalizeModel, parseSortType, type SearchModel, withWildcard } from './searchModel'
 
@@ -56,12 +56,15 @@ export function packageOrderOf(model: SearchModel): PackageOrder | undefined {
 }
 
 /** The list call's body (§7): the GraphQL query with filter, first, after and orderBy, plus limit, query, sort_by and sort_type. */
-export function packagesRequestOf(model: SearchModel, queryString: string, after: string | null = null): MdsRequest {
-  const variables: PackagesVariables = { filter: packageFilterOf(model), first: PACKAGE_PAGE_SIZE, after }
+export function packagesRequestOf(model: SearchModel, queryString: string, fields = ''): MdsRequest {
+  const variables: PackagesVariables = { filter: packageFilterOf(model), first: PACKAGE_PAGE_SIZE, after: null }
   const orderBy = packageOrderOf(model)
   if (orderBy) variables.orderBy = orderBy
   return {
-    graphQL: { query: PACKAGES_QUERY, variables },
+    graphQL: {
+      query: fields ? PACKAGES_QUERY.replace(PACKAGE_FIELDS, `${PACKAGE_FIELDS} ${fields}`) : PACKAGES_QUERY,
+      variables,
+    },
     limit: PACKAGE_PAGE_SIZE,
     query: queryString,
     sort_by: orderBy?.field.toLowerCase() ?? 'name',

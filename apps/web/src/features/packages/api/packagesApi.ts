@@ -9,6 +9,7 @@ import {
   type MdsPackagesResponse,
   type MdsRequest,
   type MdsVersionsResponse,
+  PACKAGE_FIELDS,
   PACKAGE_QUERY,
   PACKAGES_PATHS,
   type PackageConnection,
@@ -59,16 +60,20 @@ export async function fetchPackagesCount(body: MdsRequest): Promise<number | nul
   }
 }
 
-/** POST /mds/package by pkgid; null when there is no such package (or it may not be read). */
-export async function fetchPackage(pkgid: string): Promise<PackageNode | null> {
+/**
+ * POST /mds/package by pkgid; null when there is no such package (or it may not be read).
+ * `fields` adds the selections the licence and features allow (licences, operational risk, §3).
+ */
+export async function fetchPackage(pkgid: string, fields = ''): Promise<PackageNode | null> {
+  const query = fields ? PACKAGE_QUERY.replace(PACKAGE_FIELDS, `${PACKAGE_FIELDS} ${fields}`) : PACKAGE_QUERY
   const answer = await apiRequest<MdsPackageResponse>(PACKAGES_PATHS.package, {
     method: 'POST',
-    body: { graphQL: { query: PACKAGE_QUERY, variables: { pkgid } } },
+    body: { graphQL: { query, variables: { pkgid } } },
   })
   return answer.data.package
 }
-export const packageQuery = (pkgid: string) =>
-  queryOptions({ queryKey: ['packages', 'package', pkgid], queryFn: () => fetchPackage(pkgid), retry: false })
+export const packageQuery = (pkgid: string, fields = '') =>
+  queryOptions({ queryKey: ['packages', 'package', pkgid, fields], queryFn: () => fetchPackage(pkgid, fields), retry: false })
 
 /** POST /mds/versions. §5: files are asked for only for docker packages. */
 export async function fetchVersions(variables: VersionsVariables, includeFiles: boolean): Promise<VersionConnection> {

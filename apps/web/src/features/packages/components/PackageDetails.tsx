@@ -13,6 +13,8 @@ import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface PackageDetailsProps {
   packageId: string
+  /** Extra package selections the licence and features allow. */
+  packageFields: string
   versionQuery: VersionQuery
   onOpenVersion: (packageId: string, version: string) => void
   onNotFound: () => void
@@ -21,20 +23,20 @@ export interface PackageDetailsProps {
 const ROW_HEIGHT = 48
 
 /** The package level: the package and its versions. */
-export function PackageDetails({ packageId, versionQuery, onOpenVersion, onNotFound }: PackageDetailsProps) {
+export function PackageDetails({ packageId, packageFields, versionQuery, onOpenVersion, onNotFound }: PackageDetailsProps) {
   const queryClient = useQueryClient()
   const state = usePackagesState()
   useEffect(() => {
     let live = true
     // §4, §8: a failed (or empty) package fetch sends the user to the 404 route.
-    void loadPackage(queryClient, packageId).then((pkg) => {
+    void loadPackage(queryClient, packageId, packageFields).then((pkg) => {
       if (live && !pkg) onNotFound()
     })
     return () => {
       live = false
     }
-  }, [queryClient, packageId, onNotFound])
-  const pkg = useQuery({ ...packageQuery(packageId), enabled: false }).data
+  }, [queryClient, packageId, packageFields, onNotFound])
+  const pkg = useQuery({ ...packageQuery(packageId, packageFields), enabled: false }).data
   const [releasesOnly, setReleasesOnly] = useState(false)
   // §5: the version listing asks for files only for docker packages.
   const docker = pkg?.packageType === 'docker'

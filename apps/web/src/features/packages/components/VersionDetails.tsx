@@ -29,6 +29,8 @@ import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface VersionDetailsProps {
   packageId: string
+  /** Extra package selections the licence and features allow. */
+  packageFields: string
   versionName: string
   /** The scanner runs on this instance. */
   scannerPresent: boolean
@@ -45,12 +47,12 @@ const Readme = lazy(() => import('./Readme').then((m) => ({ default: m.Readme })
 
 /** The version level: the version's figures and its tabs. */
 export function VersionDetails(props: VersionDetailsProps) {
-  const { packageId, versionName, onNotFound } = props
+  const { packageId, packageFields, versionName, onNotFound } = props
   const queryClient = useQueryClient()
   const state = usePackagesState()
   useEffect(() => {
     let live = true
-    void Promise.all([loadPackage(queryClient, packageId), loadVersion(queryClient, packageId, versionName)]).then(
+    void Promise.all([loadPackage(queryClient, packageId, packageFields), loadVersion(queryClient, packageId, versionName)]).then(
       ([pkg, version]) => {
         if (live && (!pkg || !version)) onNotFound()
       },
@@ -58,8 +60,8 @@ export function VersionDetails(props: VersionDetailsProps) {
     return () => {
       live = false
     }
-  }, [queryClient, packageId, versionName, onNotFound])
-  const pkg = useQuery({ ...packageQuery(packageId), enabled: false }).data
+  }, [queryClient, packageId, packageFields, versionName, onNotFound])
+  const pkg = useQuery({ ...packageQuery(packageId, packageFields), enabled: false }).data
   const version = useQuery({ ...versionQuery(packageId, versionName), enabled: false }).data
   if (!pkg || !version)
     return (
