@@ -10,7 +10,11 @@ import { signInAsAdmin } from './signIn'
 const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** A package published with the real npm client, then found, opened and read in the browser. */
-test('a package published with npm is found by search, opened, and every tab shows its data', async ({ page, baseURL }) => {
+test('a package published with npm is found by search, opened, and every tab shows its data', async ({
+  browser,
+  page,
+  baseURL,
+}) => {
   test.setTimeout(90_000)
   await signInAsAdmin(page)
   const headers = { 'x-csrf-token': await csrfOf(page) }
@@ -138,6 +142,37 @@ test('a package published with npm is found by search, opened, and every tab sho
   // No scanner on this instance: the tab says Security, and why it is empty.
   await page.getByRole('tab', { name: 'Security' }).click()
   await expect(page.getByText(Messages.xrayUnavailable)).toBeVisible()
+
+  // A user who may read that repository: the list first shows the count of what they can see,
+  // and the search finds the package.
+  const user = `e2e-reader-${crypto.randomBytes(3).toString('hex')}`
+  const made = await page.request.post('/ui/api/v1/ui/admin/users', {
+    headers,
+    data: { name: user, email: `${user}@example.org`, password: 'reader-password-1' },
+  })
+  expect(made.status()).toBe(201)
+  const granted = await page.request.post('/ui/api/v1/ui/admin/permissions', {
+    headers,
+    data: {
+      name: `${user}-read`,
+      repositories: {
+        resources: { names: [repo], include: [], exclude: [] },
+        grants: [{ kind: 'user', name: user, actions: ['read'] }],
+      },
+    },
+  })
+  expect(granted.status()).toBe(201)
+  const context = await browser.newContext()
+  const reader = await context.newPage()
+  await reader.goto('/ui/login')
+  await reader.getByRole('textbox', { name: 'Username' }).fill(user)
+  await reader.getByRole('textbox', { name: 'Password' }).fill('reader-password-1')
+  await reader.getByRole('button', { name: 'Log In' }).click()
+  await reader.goto('/ui/packages')
+  await expect(reader.getByTestId('package-count')).toHaveText(/^[1-9][\d,]* packages$/)
+  await reader.getByRole('combobox', { name: 'Search packages' }).fill(name)
+  await expect(reader.getByRole('button', { name: new RegExp(name) })).toBeVisible()
+  await context.close()
 
   // An unknown package goes to the 404 route.
   await page.goto(`/ui/packages/${encodeURIComponent('npm://no-such-package-anywhere')}`)
