@@ -66,5 +66,8 @@ describe('packages browser rules (packages §2, §3, §5)', () => {
     expect(installCommand({ name: 'left-pad', packageType: 'npm' })).toBe('npm i left-pad')
     expect(installCommand({ name: 'left-pad', packageType: 'npm' }, '1.3.0')).toBe('npm i left-pad@1.3.0')
     expect(installCommand({ name: 'x', packageType: 'unknowntype' })).toBeNull()
+    expect(installCommand({ name: 'hello', packageType: 'docker' }, '1.0', 'docker-local', 'trove.example')).toBe(
+      'docker pull trove.example/docker-local/hello:1.0',
+    )
   })
 })

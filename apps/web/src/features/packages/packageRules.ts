@@ -80,14 +80,19 @@ export function leadFileOf(version: VersionNode): { repoKey: string; path: strin
   return null
 }
 
-/** §9: the install command of a type, with the version form when a version is given. */
-export function installCommand(pkg: PackageNode, version?: string, host = window.location.host): string | null {
+/**
+ * §9: the install command of a type, with the version form when a version is given. An image is
+ * pulled through this server, from the repository that holds it: host/repository/name.
+ */
+export function installCommand(pkg: PackageNode, version?: string, repoKey?: string, host = window.location.host): string | null {
   const type = pkg.packageType ?? setMeUpType(pkg.id ?? '') ?? ''
   const command = INSTALL_COMMANDS[type]
   if (!command || !pkg.name) return null
+  const inRepo = (type === 'docker' || type === 'helmoci') && repoKey ? `${repoKey}/${pkg.name}` : pkg.name
+  const name = type === 'docker' && repoKey ? `${host}/${inRepo}` : inRepo
   const text = version ? command.versioned : command.plain
   return text
-    .replaceAll('{name}', pkg.name)
+    .replaceAll('{name}', name)
     .replaceAll('{version}', version ?? '')
     .replaceAll('{host}', host)
 }

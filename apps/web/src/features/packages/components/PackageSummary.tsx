@@ -5,8 +5,19 @@ import { installCommand, setMeUpType } from '../packageRules'
 import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 /** A package's header: name, type, description, figures, licences, tags and how to install it. */
-export function PackageSummary({ pkg, version, children }: { pkg: PackageNode; version?: string; children?: ReactNode }) {
-  const install = installCommand(pkg, version)
+export function PackageSummary({
+  pkg,
+  version,
+  repoKey,
+  children,
+}: {
+  pkg: PackageNode
+  version?: string
+  /** The repository the version is installed from. */
+  repoKey?: string
+  children?: ReactNode
+}) {
+  const install = installCommand(pkg, version, repoKey)
   return (
     <Stack gap="xs" mb="md">
       <Group gap="sm">

@@ -98,7 +98,7 @@ function VersionView({
       >
         ← {pkg.name}
       </Anchor>
-      <PackageSummary pkg={pkg} version={version.name}>
+      <PackageSummary pkg={pkg} version={version.name} repoKey={lead?.repoKey ?? version.repos?.[0]?.name}>
         <Group gap="lg">
           <Fact label="Created" value={version.created ? new Date(version.created).toLocaleString() : '—'} />
           <Fact label="Size" value={formatSize(version.size)} />
@@ -270,13 +270,13 @@ function LocationTab({ version, versionId, type }: { version: VersionNode; versi
                 const name = displayFileName(f.name ?? '', type)
                 return (
                   <Table.Tr key={`${f.path ?? f.name}`}>
-                    <Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>
                       {repo && f.path ? <Anchor href={downloadUrl({ repoKey: repo, path: f.path })}>{name}</Anchor> : name}
                       {f.lead ? ' (lead)' : ''}
                     </Table.Td>
-                    <Table.Td>{formatSize(f.size)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatSize(f.size)}</Table.Td>
                     <Table.Td>{f.mimeType}</Table.Td>
-                    <Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>
                       <Code>{f.sha256}</Code>
                     </Table.Td>
                   </Table.Tr>
