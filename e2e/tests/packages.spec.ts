@@ -168,7 +168,8 @@ test('a package published with npm is found by search, opened, and every tab sho
   await reader.getByRole('textbox', { name: 'Username' }).fill(user)
   await reader.getByRole('textbox', { name: 'Password' }).fill('reader-password-1')
   await reader.getByRole('button', { name: 'Log In' }).click()
-  await reader.goto('/ui/packages')
+  // A user lands on the package list.
+  await expect(reader).toHaveURL(/\/ui\/packages$/)
   await expect(reader.getByTestId('package-count')).toHaveText(/^[1-9][\d,]* packages$/)
   await reader.getByRole('combobox', { name: 'Search packages' }).fill(name)
   await expect(reader.getByRole('button', { name: new RegExp(name) })).toBeVisible()
@@ -177,5 +178,103 @@ test('a package published with npm is found by search, opened, and every tab sho
   // An unknown package goes to the 404 route.
   await page.goto(`/ui/packages/${encodeURIComponent('npm://no-such-package-anywhere')}`)
   await expect(page).toHaveURL(/\/ui\/404$/)
+  fs.rmSync(work, { recursive: true, force: true })
+})
+
+/** An OCI image layout with one layer and its history, tagged `tag`, as skopeo reads it. */
+function ociLayout(dir: string, tag: string): string {
+  const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex')
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true })
+  fs.writeFileSync(path.join(dir, 'src', 'hello.txt'), `hello ${tag}\n`)
+  expect(spawnSync('tar', ['-C', path.join(dir, 'src'), '-cf', path.join(dir, 'layer.tar'), 'hello.txt']).status).toBe(0)
+  expect(spawnSync('gzip', ['-kn', path.join(dir, 'layer.tar')]).status).toBe(0)
+  const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
+  const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      created: '2026-01-02T03:04:05Z',
+      config: {},
+      rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
+      history: [
+        { created: '2026-01-02T03:04:00Z', created_by: 'ENV A=1', empty_layer: true },
+        { created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' },
+      ],
+    }),
+  )
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, size: config.length },
+      layers: [
+        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(layer)}`, size: layer.length },
+      ],
+    }),
+  )
+  const layout = path.join(dir, 'layout')
+  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true })
+  for (const blob of [layer, config, manifest]) fs.writeFileSync(path.join(layout, 'blobs', 'sha256', sha256(blob)), blob)
+  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }))
+  fs.writeFileSync(
+    path.join(layout, 'index.json'),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: 'application/vnd.oci.image.manifest.v1+json',
+          digest: `sha256:${sha256(manifest)}`,
+          size: manifest.length,
+          annotations: { 'org.opencontainers.image.ref.name': tag },
+        },
+      ],
+    }),
+  )
+  return layout
+}
+
+test('an image pushed with skopeo opens on its Docker Layers tab, with its digest and layers', async ({ page, baseURL }) => {
+  test.setTimeout(60_000)
+  await signInAsAdmin(page)
+  const headers = { 'x-csrf-token': await csrfOf(page) }
+  const repo = `docker-browse-${crypto.randomBytes(3).toString('hex')}`
+  expect(
+    (await page.request.put(`/api/repositories/${repo}`, { headers, data: { rclass: 'local', packageType: 'docker' } })).status(),
+  ).toBe(201)
+  const token = (
+    await (await page.request.post('/ui/api/v1/ui/userIdentifyToken/admin', { headers, data: { expiresIn: 3600 } })).json()
+  ).access_token as string
+  const image = `browse-image-${crypto.randomBytes(3).toString('hex')}`
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-oci-'))
+  const layout = ociLayout(work, '1.0')
+  const host = new URL(baseURL ?? '').host
+  const pushed = spawnSync(
+    'skopeo',
+    [
+      '--insecure-policy',
+      'copy',
+      '--dest-creds',
+      `admin:${token}`,
+      '--dest-tls-verify=false',
+      `oci:${layout}:1.0`,
+      `docker://${host}/${repo}/${image}:1.0`,
+    ],
+    { encoding: 'utf8' },
+  )
+  expect(pushed.status, pushed.stderr).toBe(0)
+
+  await page.goto(`/ui/packages?query=${encodeURIComponent(`${image} pkg:docker`)}`)
+  await page.getByRole('button', { name: new RegExp(image) }).click()
+  await page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.0/ }).click()
+  // A docker manifest is not a readme extension: the default tab is Docker Layers.
+  await expect(page.getByRole('tab', { name: 'Docker Layers' })).toHaveAttribute('aria-selected', 'true')
+  const layers = page.getByRole('table', { name: 'Docker layers' })
+  await expect(layers).toContainText('COPY hello.txt /')
+  await expect(page.getByText(`docker pull ${host}/${repo}/${image}:1.0`)).toBeVisible()
+  // The digest is the manifest's sha256.
+  const manifestName = JSON.parse(fs.readFileSync(path.join(layout, 'index.json'), 'utf8')).manifests[0].digest as string
+  await expect(page.getByTestId('digest')).toHaveText(manifestName)
+  await page.screenshot({ path: test.info().outputPath('docker-layers.png'), fullPage: true })
   fs.rmSync(work, { recursive: true, force: true })
 })
