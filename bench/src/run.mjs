@@ -4,6 +4,7 @@ import { benchAccess } from './access.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
+import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
@@ -18,6 +19,7 @@ const suites = {
   pypi: benchPypi,
   shell: benchShell,
   oci: benchOci,
+  packages: benchPackages,
   'packages-browser': benchPackagesBrowser,
 }
 

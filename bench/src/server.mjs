@@ -18,7 +18,9 @@ export function freePort() {
 /** Starts the built server on a fresh data dir; resolves once it answers ping, with the time that took. */
 export async function startServer(env = {}) {
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`)
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-'))
+  // A data dir the caller gives is the caller's to remove.
+  const ownDir = !env.TROVE_DATA_DIR
+  const dataDir = env.TROVE_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-'))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
@@ -53,7 +55,7 @@ export async function startServer(env = {}) {
     async stop() {
       child.kill('SIGTERM')
       await exited
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

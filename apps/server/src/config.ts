@@ -73,6 +73,12 @@ const EnvSchema = z.object({
   TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
+  TROVE_PACKAGES_CACHE_MS: z.coerce
+    .number({ error: 'expected a whole number of milliseconds' })
+    .int('expected a whole number of milliseconds')
+    .min(0)
+    .max(60_000, 'expected at most 60000')
+    .default(5000),
   // shell: the instance model's defaults (an admin's choice, kept in the database, wins)
   TROVE_FLAVOUR: z.enum(['platform', 'oss', 'jcr', 'ce', 'edge', 'edge_trial', 'tour']).default('platform'),
   TROVE_DEPLOYMENT: z.enum(['cloud', 'onprem', 'lightweight']).default('onprem'),
@@ -103,6 +109,8 @@ export interface Config {
     archiveMaxExpandedBytes: number
     /** How often unreferenced blobs are freed (seconds; 0: only when asked). */
     blobGcIntervalS: number
+    /** How long the packages browser may answer from its cache (ms; 0: never); see modules/packages/cache.ts. */
+    packagesCacheMs: number
   }
   /** shell: the instance model's defaults */
   instance: { flavour: string; deployment: string; features: Record<string, boolean> }
@@ -150,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       uploadMaxBytes: e.TROVE_UPLOAD_MAX_SIZE,
       archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
+      packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
     },
     instance: {
       flavour: e.TROVE_FLAVOUR,

@@ -465,7 +465,14 @@ license = {text = "BSD-3-Clause"}
       headers: sessionHeaders(admin),
       payload: { repoKey: 'npm-local', path: 'trove-lib/-/trove-lib-1.0.0.tgz' },
     })
-    expect(notManifest.statusCode).toBe(400)
+    expect(notManifest.statusCode).toBe(404)
+    const byTag = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/views/dockerv2',
+      headers: sessionHeaders(admin),
+      payload: { repoKey: 'docker-local', path: 'hello/1.0' },
+    })
+    expect(byTag.json()).toEqual(body)
   })
 
   it('downloads a file as an attachment, and counts artifacts', async () => {
@@ -645,5 +652,22 @@ license = {text = "BSD-3-Clause"}
       { name: 'app', number: '42' },
       { name: 'lib-release', number: '7' },
     ])
+  })
+
+  it('answers a repeated query from its cache until a client publishes, then shows the new version', async () => {
+    const filter = { packageId: 'npm://trove-lib', ignorePreRelease: true }
+    const before = await versionNames({ filter })
+    expect(await versionNames({ filter })).toEqual(before)
+    const host = `${base}/api/npm/npm-local/`.replace(/^http:/, '')
+    fs.writeFileSync(path.join(work, '.npmrc'), `registry=${base}/api/npm/npm-local/\n${host}:_authToken=${token}\n`)
+    await npmPublish(
+      writeFiles(path.join(work, 'lib-2.1.0'), {
+        'package.json': JSON.stringify({ name: 'trove-lib', version: '2.1.0', license: 'MIT' }),
+        'index.js': 'module.exports = 1\n',
+      }),
+    )
+    expect(await versionNames({ filter })).toEqual(['2.1.0', ...before])
+    const pkg = await mds('package', PACKAGE_QUERY, { pkgid: 'npm://trove-lib' })
+    expect(pkg.json().data.package).toMatchObject({ versionsCount: 8, latestVersion: '2.1.0' })
   })
 })

@@ -21,6 +21,7 @@ import { z } from 'zod'
 import { HttpError, notFound, sendError } from '../../core/errors.js'
 import type { FormatContext } from '../../formats/types.js'
 import { artifactBuilds, publishBuild } from './builds.js'
+import { AnswerCache } from './cache.js'
 import { dockerLayers } from './docker.js'
 import { type GqlContext, resolvers, schema } from './graphql.js'
 import { PackagesService, type Viewer } from './service.js'
@@ -119,28 +120,53 @@ export const packagesRoutes =
     })
 
     const graphql = (app as unknown as FastifyInstance).graphql
+    // The console asks the same pages again and again (every visit to the list, every user with
+    // the same permissions): whole answers are kept, as sent, while nothing changed.
+    const answers = new AnswerCache(fctx.config.repositories.packagesCacheMs)
+    const run = async (
+      field: 'packages' | 'package' | 'versions',
+      body: MdsRequest,
+      request: FastifyRequest,
+      context: Record<string, unknown>,
+    ): Promise<{ status: number; text: string }> => {
+      let result: ExecutionLike
+      try {
+        result = (await graphql(
+          body.graphQL.query,
+          context as never,
+          body.graphQL.variables,
+          body.graphQL.operationName,
+        )) as ExecutionLike
+      } catch (error) {
+        const errs = (error as { errors?: unknown[] }).errors ?? [error]
+        const { status, errors } = formatErrors(errs, request.log)
+        return { status, text: JSON.stringify({ errors }) }
+      }
+      if (result.errors && result.errors.length > 0) {
+        const status = (result.errors[0] as unknown as { status?: number }).status ?? 400
+        return { status, text: JSON.stringify({ errors: result.errors }) }
+      }
+      const data = (result.data ?? {}) as Record<string, unknown>
+      if (!(field in data)) {
+        return {
+          status: 400,
+          text: JSON.stringify({ errors: [{ status: 400, message: `Invalid request: the query must select ${field}` }] }),
+        }
+      }
+      if (field === 'package' && data.package === null) {
+        return { status: 404, text: JSON.stringify({ errors: [{ status: 404, message: 'Package not found' }] }) }
+      }
+      return { status: 200, text: JSON.stringify(result) }
+    }
     const mds = (field: 'packages' | 'package' | 'versions') =>
       async function handler(request: FastifyRequest, reply: FastifyReply) {
         const body = request.body as MdsRequest
-        const context = { viewer: viewerOf(request), packages: service, reply }
-        let result: ExecutionLike
-        try {
-          result = (await graphql(
-            body.graphQL.query,
-            context as never,
-            body.graphQL.variables,
-            body.graphQL.operationName,
-          )) as ExecutionLike
-        } catch (error) {
-          const errs = (error as { errors?: unknown[] }).errors ?? [error]
-          const { status, errors } = formatErrors(errs, request.log)
-          return reply.code(status).send({ errors })
-        }
-        if (result.errors && result.errors.length > 0) return reply.send({ errors: result.errors })
-        const data = (result.data ?? {}) as Record<string, unknown>
-        if (!(field in data)) return sendError(reply, 400, `Invalid request: the query must select ${field}`)
-        if (field === 'package' && data.package === null) return sendError(reply, 404, 'Package not found')
-        return reply.send(result)
+        const viewer = viewerOf(request)
+        const v = await viewer()
+        const key = JSON.stringify([field, body.graphQL, v.readable, v.licenses, v.operationalRisk])
+        const answer = await answers.get(key, () => run(field, body, request, { viewer, packages: service, reply }))
+        if (answer.status !== 200) answers.forget(key)
+        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.text)
       }
     const z$ = app.withTypeProvider<ZodTypeProvider>()
     for (const field of ['packages', 'package', 'versions'] as const) {
@@ -245,7 +271,10 @@ export const packagesRoutes =
       },
       async (request) => {
         const v = await viewer(request)
-        const file = await service.file(v, request.body.repoKey, request.body.path)
+        // The tag's manifest.json, or the tag itself (`<image>/<tag>`).
+        const asked = request.body.path.replace(/\/+$/, '')
+        const path = asked.endsWith('/manifest.json') ? asked : `${asked}/manifest.json`
+        const file = await service.file(v, request.body.repoKey, path)
         return dockerLayers(fctx, file)
       },
     )

@@ -17,6 +17,7 @@ import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { badRequest, notFound } from '../../core/errors.js'
 import { readLicense } from '../instance/service.js'
+import { AnswerCache } from './cache.js'
 import {
   type CursorValue,
   countPackages,
@@ -87,7 +88,17 @@ function pageSize(first: number | null | undefined): number {
 }
 
 export class PackagesService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly cache: AnswerCache
+
+  constructor(private readonly ctx: AppContext) {
+    this.cache = new AnswerCache(ctx.config.repositories.packagesCacheMs)
+  }
+
+  /** Answers depend on the arguments, the fields asked for and what the caller may see. */
+  private cached<T>(op: string, viewer: Viewer, args: unknown, wanted: Wanted, compute: () => Promise<T>): Promise<T> {
+    const key = JSON.stringify([op, args, wanted, viewer.readable, viewer.licenses, viewer.operationalRisk])
+    return this.cache.get(key, compute)
+  }
 
   private get db() {
     return this.ctx.db.kysely
@@ -112,7 +123,15 @@ export class PackagesService {
     return asked.filter((k) => readable.has(k))
   }
 
-  async packages(
+  packages(
+    viewer: Viewer,
+    args: { filter?: PackageFilter | null; first?: number | null; after?: string | null; orderBy?: PackageOrder | null },
+    wanted: Wanted,
+  ): Promise<Page<PackageNode>> {
+    return this.cached('packages', viewer, args, wanted, () => this.packagesNow(viewer, args, wanted))
+  }
+
+  private async packagesNow(
     viewer: Viewer,
     args: { filter?: PackageFilter | null; first?: number | null; after?: string | null; orderBy?: PackageOrder | null },
     wanted: Wanted,
@@ -155,10 +174,12 @@ export class PackagesService {
   }
 
   /** One package by its id (`<type>://<name>`), or null when unknown or not readable. */
-  async package(viewer: Viewer, pkgid: string, wanted: Wanted): Promise<PackageNode | null> {
-    const row = await this.findVisible(viewer, pkgid)
-    if (!row) return null
-    return (await this.packageNodes(viewer, [row], wanted))[0] ?? null
+  package(viewer: Viewer, pkgid: string, wanted: Wanted): Promise<PackageNode | null> {
+    return this.cached('package', viewer, pkgid, wanted, async () => {
+      const row = await this.findVisible(viewer, pkgid)
+      if (!row) return null
+      return (await this.packageNodes(viewer, [row], wanted))[0] ?? null
+    })
   }
 
   private async findVisible(viewer: Viewer, pkgid: string): Promise<PackageRow | null> {
@@ -200,7 +221,15 @@ export class PackagesService {
     })
   }
 
-  async versions(
+  versions(
+    viewer: Viewer,
+    args: { filter: VersionFilter; first?: number | null; after?: string | null; orderBy?: VersionOrder | null },
+    wanted: Wanted,
+  ): Promise<Page<VersionNode>> {
+    return this.cached('versions', viewer, args, wanted, () => this.versionsNow(viewer, args, wanted))
+  }
+
+  private async versionsNow(
     viewer: Viewer,
     args: { filter: VersionFilter; first?: number | null; after?: string | null; orderBy?: VersionOrder | null },
     wanted: Wanted,

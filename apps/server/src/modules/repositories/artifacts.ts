@@ -4,6 +4,7 @@ import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import { conflict } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
+import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
 import type { Tx } from './repo.js'
 
@@ -89,6 +90,7 @@ export class ArtifactService {
     file: NewFile,
     extra: { versionId?: number | null; createdBy?: string | null } = {},
   ): Promise<number> {
+    packagesChanged()
     const now = Date.now()
     const values = {
       name: file.name ?? file.path.split('/').pop() ?? file.path,
@@ -131,6 +133,7 @@ export class ArtifactService {
   /** Deletes one file's row; the blob goes with the GC once nothing else names it. */
   async deleteFile(repoKey: string, path: string, db: Tx = this.db): Promise<boolean> {
     const res = await db.deleteFrom('files').where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
+    packagesChanged()
     return Number(res.numDeletedRows) > 0
   }
 
@@ -180,7 +183,7 @@ export class ArtifactService {
    * every file's blob is stored. An existing version in the repository is a 409 unless `overwrite`.
    */
   async recordVersion(v: NewVersion): Promise<{ packageId: number; versionId: number }> {
-    return this.db.transaction().execute(async (tx) => {
+    const result = await this.db.transaction().execute(async (tx) => {
       const now = Date.now()
       const pkgId = await this.ensurePackage(tx, v.packageType, v.name, now)
       const existing = await tx
@@ -243,6 +246,8 @@ export class ArtifactService {
       if (becomesLatest && v.tags) await this.setTags(tx, pkgId, v.tags)
       return { packageId: pkgId, versionId }
     })
+    packagesChanged()
+    return result
   }
 
   async setTags(tx: Tx, pkgId: number, tags: string[]): Promise<void> {
@@ -260,7 +265,7 @@ export class ArtifactService {
    * anywhere; otherwise its latest version is recomputed. Returns false when there was none.
    */
   async deleteVersion(repoKey: string, type: string, name: string, version: string): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
+    const deleted = await this.db.transaction().execute(async (tx) => {
       const row = await this.findVersion(repoKey, type, name, version, tx)
       if (!row) return false
       await tx.deleteFrom('files').where('version_id', '=', row.id).execute()
@@ -268,10 +273,13 @@ export class ArtifactService {
       await this.refreshPackage(tx, row.package_id)
       return true
     })
+    packagesChanged()
+    return deleted
   }
 
   /** Recomputes a package's latest version after a deletion; removes it when no version is left. */
   async refreshPackage(tx: Tx, pkgId: number): Promise<void> {
+    packagesChanged()
     const versions = await tx
       .selectFrom('package_versions')
       .select(['version', 'description'])
@@ -326,6 +334,7 @@ export class ArtifactService {
         return Number(res.numDeletedRows)
       })
     }
+    if (dropped > 0) packagesChanged()
     return dropped
   }
 

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { SecretBox } from '../../core/secretBox.js'
+import { packagesChanged } from '../packages/cache.js'
 import {
   findRepository,
   listMembers,
@@ -285,6 +286,7 @@ export class RepositoryService {
         )
         .execute()
     })
+    packagesChanged()
   }
 
   /** Creates the sample repositories of a package type (those not there yet). */
