@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
 import { forwardRef } from 'react'
 import { SearchBar, type SearchTarget } from '../features/search/SearchBar'
@@ -5,6 +6,7 @@ import type { SearchContext } from '../features/search/searchTypes'
 import { searchTypeForPath } from '../features/search/searchTypes'
 import type { ShellContext } from '../features/shell/model'
 import { isAdmin, isTour } from '../features/shell/model'
+import { prefetchPackageList } from './packagesRequest'
 
 /** The search rules' view of the shell's context (packages §4, §6). */
 export function searchContextOf(ctx: ShellContext): SearchContext {
@@ -25,6 +27,7 @@ export function searchContextOf(ctx: ShellContext): SearchContext {
 /** The top bar's search, wired to the router: results go where §2 says, with the project key. */
 export const TopSearch = forwardRef<HTMLInputElement, { ctx: ShellContext }>(function TopSearch({ ctx }, ref) {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const router = useRouter()
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> })
@@ -59,7 +62,14 @@ export const TopSearch = forwardRef<HTMLInputElement, { ctx: ShellContext }>(fun
       currentPath={pathname}
       username={ctx.user.anonymous ? null : ctx.user.name}
       onSearch={(target, query) => go(target, query)}
-      onLiveSearch={onList ? (query) => go({ path: '/packages' }, query, true) : undefined}
+      onLiveSearch={
+        onList
+          ? (query) => {
+              prefetchPackageList(queryClient, query, ctx)
+              go({ path: '/packages' }, query, true)
+            }
+          : undefined
+      }
     />
   )
 })

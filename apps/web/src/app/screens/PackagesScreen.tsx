@@ -1,11 +1,11 @@
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
-import { PACKAGE_LICENSE_FIELDS, PACKAGE_RISK_FIELDS } from '@trove/contracts/packages'
 import { SECURITY_LICENSES } from '@trove/contracts/shell'
 import { useCallback, useMemo } from 'react'
 import { PackagesPage } from '../../features/packages/PackagesPage'
-import { packagesCountRequest, packagesRequestOf, versionQueryOf } from '../../features/search/packageQuery'
-import { buildSearchQuery, isEmptyModel, parseSearchQuery } from '../../features/search/searchModel'
+import { packagesCountRequest, versionQueryOf } from '../../features/search/packageQuery'
+import { parseSearchQuery } from '../../features/search/searchModel'
 import { isAdmin } from '../../features/shell/model'
+import { listRequestFor, packageFieldsFor } from '../packagesRequest'
 import { useShellContext } from '../shellContext'
 
 const COUNT_REQUEST = packagesCountRequest()
@@ -19,15 +19,9 @@ export function PackagesScreen() {
   const query = search.query ?? ''
   const model = useMemo(() => parseSearchQuery(query), [query])
   // §4: the list is fetched with the search model when the search is enabled (there is something to search).
-  // §3: licences only with a security licence, operational risk only with its feature.
   const securityLicense = SECURITY_LICENSES.includes(ctx.license)
-  const packageFields = [securityLicense && PACKAGE_LICENSE_FIELDS, ctx.features.operationalRisk && PACKAGE_RISK_FIELDS]
-    .filter(Boolean)
-    .join(' ')
-  const listRequest = useMemo(
-    () => (isEmptyModel(model) ? null : packagesRequestOf(model, buildSearchQuery(model), packageFields)),
-    [model, packageFields],
-  )
+  const packageFields = packageFieldsFor(ctx)
+  const listRequest = useMemo(() => listRequestFor(model, packageFields), [model, packageFields])
   const versionQuery = useMemo(() => versionQueryOf(model), [model])
   const keep = useMemo(() => ({ query: search.query, projectKey: search.projectKey }), [search.query, search.projectKey])
   const onOpenPackage = useCallback(
