@@ -5,6 +5,7 @@ import { benchFoundation } from './foundation.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
+import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchShell } from './shell.mjs'
@@ -19,6 +20,7 @@ const suites = {
   shell: benchShell,
   oci: benchOci,
   packages: benchPackages,
+  'packages-browser': benchPackagesBrowser,
 }
 
 const wanted = process.argv.slice(2)

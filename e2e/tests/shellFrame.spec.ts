@@ -81,15 +81,15 @@ test('choosing a project switches Administration for Project Settings', async ({
 
 test('the search type follows the route', async ({ page }) => {
   await page.goto('/ui/packages')
-  await expect(page.getByRole('textbox', { name: 'Search packages' })).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Search packages' })).toBeVisible()
   await page.goto('/ui/release-bundles')
   // No Enterprise+ licence and no distribution: the target tab.
   await expect(page).toHaveURL(/\/ui\/release-bundles\/target$/)
-  await expect(page.getByRole('textbox', { name: 'Search release bundles' })).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Search release bundles' })).toBeVisible()
   await page.goto('/ui/artifacts/browse/tree/General')
-  await expect(page.getByRole('textbox', { name: 'Search artifacts' })).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Search artifacts' })).toBeVisible()
   await page.keyboard.press('/')
-  await expect(page.getByRole('textbox', { name: 'Search artifacts' })).toBeFocused()
+  await expect(page.getByRole('combobox', { name: 'Search artifacts' })).toBeFocused()
 })
 
 test('the help menu, the keyboard shortcuts dialog and the navigation tour', async ({ page }) => {

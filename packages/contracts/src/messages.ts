@@ -61,6 +61,20 @@ export const Messages = {
   packageSoon: 'Package will be available in a few minutes / Please try again later',
   packageListNotReady: 'package list is not yet available',
   onlySemverReleases: 'Only semver release versions will be shown',
+  // Packages: Trove's own texts where the spec is silent
+  migrationRunning: 'A post-upgrade migration is running: partial search results may appear until it finishes.',
+  noVersionsFound: 'No versions found',
+  noReadme: 'This version has no readme',
+  noBuilds: 'No builds contain this version',
+  noDependencies: 'No dependencies',
+  noDockerLayers: 'No layers',
+  noReleases: 'No release bundles contain this version',
+  noFiles: 'No files',
+  noProperties: 'No properties',
+  releaseVersionsOnly: 'Release versions only',
+  searchDisabledEmpty: 'Type something to search for',
+  searchTypeNeedsRole: 'Only an administrator or a project administrator can use this search',
+  searchTypeNoContext: 'This search is not available inside a project',
 
   // Security data
   xrayUnavailable: 'Xray is unavailable',

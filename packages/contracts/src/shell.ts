@@ -49,6 +49,9 @@ export const FEATURE_NAMES = [
   'contactScheduling',
   'skipRepoData',
   'skipOnboardingData',
+  'archiveSearch',
+  'legacyVersionView',
+  'operationalRisk',
 ] as const
 export const FeatureName = z.enum(FEATURE_NAMES)
 export type FeatureName = z.infer<typeof FeatureName>

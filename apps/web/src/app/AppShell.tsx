@@ -18,7 +18,6 @@ import {
   menuOf,
   quickActions,
   type SidebarName,
-  searchTypeFor,
   selectSidebar,
 } from '../features/shell/model'
 import {
@@ -32,9 +31,10 @@ import { selectProject } from '../features/shell/projectSelection'
 import { QuotaBanner } from '../features/shell/QuotaBanner'
 import { Sidebar } from '../features/shell/Sidebar'
 import { SHORTCUTS } from '../features/shell/shortcuts'
-import { type FrameAction, HelpMenu, ProjectSelector, QuickActionMenu, SearchSlot, UserMenu } from '../features/shell/TopBar'
+import { type FrameAction, HelpMenu, ProjectSelector, QuickActionMenu, UserMenu } from '../features/shell/TopBar'
 import { trackIdleness } from './idleTracker'
 import { useShellContext } from './shellContext'
+import { TopSearch } from './TopSearch'
 
 // Dialogs and panels load when first opened.
 const ShortcutsDialog = lazy(() => import('../features/shell/ShortcutsDialog').then((m) => ({ default: m.ShortcutsDialog })))
@@ -186,12 +186,7 @@ export function AppShell() {
             )}
           </Group>
           {/* §4.2: the search model resets when the project key changes. */}
-          <SearchSlot
-            key={ctx.selectedProject ?? ''}
-            ref={searchRef}
-            type={searchTypeFor(pathname)}
-            projectKey={ctx.selectedProject}
-          />
+          <TopSearch key={ctx.selectedProject ?? ''} ref={searchRef} ctx={ctx} />
           <Group gap="xs" wrap="nowrap">
             <QuickActionMenu items={menuActions} onAction={onAction} bubble={nav.quickActionBubble} />
             <HelpMenu items={helpMenu(ctx)} onAction={onAction} />

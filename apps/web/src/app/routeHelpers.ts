@@ -18,6 +18,7 @@ export async function follow(result: GuardResult, queryClient: QueryClient): Pro
     await logout()
     queryClient.clear()
     ;(await import('./shellRuntime')).resetStartup()
+    ;(await import('../features/packages/packagesState')).resetPackagesState()
   }
   throw redirect({ href: hrefOf(result.to, result.search), replace: true })
 }

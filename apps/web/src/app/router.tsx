@@ -37,6 +37,7 @@ import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
 import { operationsRoutes } from './routes/operations'
+import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
 import { shellRoutes } from './routes/shell'
 import { ssoRoutes } from './routes/sso'
@@ -235,6 +236,8 @@ const logoutRoute = createRoute({
     const user = context.queryClient.getQueryData(currentUserQuery().queryKey)
     const [rt] = await Promise.all([import('./shellRuntime'), logout()])
     rt.resetStartup()
+    // Packages §4: the package browser's state is cleared on logout.
+    ;(await import('../features/packages/packagesState')).resetPackagesState()
     context.queryClient.clear()
     if (user?.realm === 'saml') {
       const target = samlLogoutTarget(user, (await getSamlLogoutUrl().catch(() => null))?.logoutUrl)
@@ -334,7 +337,6 @@ const appScreens = [
   ['/get_started', 'get_started', 'Getting started'],
   ['/tour_get_started', 'tour_get_started', 'Getting started'],
   ['/integrations', 'integrations', 'Integrations'],
-  ['/packages/{-$packageId}/{-$versionId}', 'packages', 'Packages'],
 ].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
 )
@@ -357,6 +359,7 @@ const routeTree = rootRoute.addChildren([
     overviewRoute,
     profileRoute,
     ...appScreens,
+    ...packagesRoutes(appLayout),
     ...shell.appRoutes,
     // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
     shell.adminRoute.addChildren([

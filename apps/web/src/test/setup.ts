@@ -24,3 +24,5 @@ class NoopResizeObserver {
   disconnect() {}
 }
 window.ResizeObserver ??= NoopResizeObserver as unknown as typeof ResizeObserver
+// Mantine's combobox scrolls the active option into view.
+Element.prototype.scrollIntoView ??= () => {}

@@ -6,16 +6,13 @@ import {
   Menu,
   Select,
   Text,
-  TextInput,
   Tooltip,
   UnstyledButton,
   useMantineColorScheme,
 } from '@mantine/core'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
-import { forwardRef } from 'react'
-import type { ActionItem, SearchType } from './model'
-import { SEARCH_PLACEHOLDER } from './model'
+import type { ActionItem } from './model'
 
 export type FrameAction = NonNullable<ActionItem['action']>
 
@@ -121,39 +118,6 @@ export function UserMenu({ user, items, onAction }: { user: UserData; items: Act
     </Menu>
   )
 }
-
-/** The top bar's search slot: its type follows the route (§4.2). */
-export const SearchSlot = forwardRef<HTMLInputElement, { type: SearchType; projectKey: string | null }>(function SearchSlot(
-  { type, projectKey },
-  ref,
-) {
-  const navigate = useNavigate()
-  const target =
-    type === 'releaseBundles' ? '/release-bundles' : type === 'artifacts' ? '/artifacts/browse/tree/General' : '/packages'
-  return (
-    <search>
-      <form
-        data-tour="search"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const q = new FormData(e.currentTarget).get('q')
-          const params = new URLSearchParams({ query: String(q ?? ''), ...(projectKey ? { projectKey } : {}) })
-          void navigate({ href: `${target}?${params}` })
-        }}
-      >
-        <TextInput
-          ref={ref}
-          name="q"
-          aria-label={SEARCH_PLACEHOLDER[type]}
-          placeholder={`${SEARCH_PLACEHOLDER[type]}  ( / )`}
-          data-search-type={type}
-          w={{ base: 200, md: 320 }}
-          size="sm"
-        />
-      </form>
-    </search>
-  )
-})
 
 export function ProjectSelector({
   projects,

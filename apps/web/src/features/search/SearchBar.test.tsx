@@ -1,0 +1,71 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithProviders } from '../../test/render'
+import { loadRecentSearches } from './recentSearches'
+import { SearchBar } from './SearchBar'
+import type { SearchContext } from './searchTypes'
+
+const ctx: SearchContext = {
+  admin: false,
+  projectAdmin: false,
+  tour: false,
+  anonymous: false,
+  services: new Set(['artifactory']),
+  license: 'PRO',
+  features: {},
+  projectKey: null,
+  scannerAnonymous: false,
+}
+
+beforeEach(() => localStorage.clear())
+
+describe('SearchBar', () => {
+  it("is disabled on empty text, stores the search, then goes to the type's results", async () => {
+    const onSearch = vi.fn()
+    await renderWithProviders(
+      <SearchBar ctx={ctx} routeType="packages" currentQuery="" currentPath="/overview" username="alice" onSearch={onSearch} />,
+    )
+    const button = screen.getByRole('button', { name: 'Search' })
+    expect(button).toBeDisabled()
+    await userEvent.type(screen.getByRole('combobox', { name: 'Search packages' }), 'Left Pad repo:npm-local')
+    expect(button).toBeEnabled()
+    await userEvent.click(button)
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ path: '/packages' }, '"Left Pad" repo:npm-local'))
+    const stored = await loadRecentSearches()
+    expect(stored.alice?.[0]).toMatchObject({ type: 'packages', queryString: '"Left Pad" repo:npm-local', context: null })
+  }, 20_000)
+
+  it('keeps the name and drops the filters when the type changes', async () => {
+    await renderWithProviders(
+      <SearchBar
+        ctx={ctx}
+        routeType="packages"
+        currentQuery="lodash pkg:npm"
+        currentPath="/packages"
+        username={null}
+        onSearch={() => {}}
+      />,
+    )
+    expect(screen.getByRole('combobox', { name: 'Search packages' })).toHaveValue('lodash pkg:npm')
+    await userEvent.click(screen.getByRole('combobox', { name: 'Search type' }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Builds', hidden: true }))
+    expect(screen.getByRole('combobox', { name: 'Search builds' })).toHaveValue('lodash')
+  }, 20_000)
+
+  it('sets the package type filter from the quick types', async () => {
+    await renderWithProviders(
+      <SearchBar
+        ctx={ctx}
+        routeType="packages"
+        currentQuery="lodash"
+        currentPath="/packages"
+        username={null}
+        onSearch={() => {}}
+      />,
+    )
+    await userEvent.click(screen.getByRole('combobox', { name: 'Package type' }))
+    await userEvent.click(await screen.findByRole('option', { name: 'npm', hidden: true }))
+    expect(screen.getByRole('combobox', { name: 'Search packages' })).toHaveValue('lodash pkg:npm')
+  }, 20_000)
+})
