@@ -24,6 +24,11 @@ export interface Expected {
 
 const SHA256 = /^[0-9a-f]{64}$/
 
+/** Blobs up to this size are kept in memory once served (npm tarballs, POMs, checksums, manifests). */
+export const HOT_BLOB_MAX_BYTES = 256 * 1024
+/** The most memory the kept blobs take together; the least recently served go first. */
+export const HOT_BLOBS_TOTAL_BYTES = 64 * 1024 * 1024
+
 /** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
 export class ChecksumMismatch extends HttpError {
   constructor(which: string, expected: string, actual: string) {
@@ -46,6 +51,9 @@ export const blobReferrers: { table: keyof Database; column: string }[] = [
 export class BlobStore {
   readonly root: string
   private readonly tmp: string
+  /** Small blobs by sha256, least recently served first. Content never changes under its sha256. */
+  private readonly hot = new Map<string, Buffer>()
+  private hotBytes = 0
 
   constructor(
     dataDir: string,
@@ -161,6 +169,38 @@ export class BlobStore {
     return fs.createReadStream(this.pathOf(sha256), range)
   }
 
+  /**
+   * The whole content of a small blob, from memory when it was served lately; undefined for a blob
+   * larger than HOT_BLOB_MAX_BYTES (stream those with `open`). `size` is the size the caller's
+   * metadata records.
+   */
+  async content(sha256: string, size: number): Promise<Buffer | undefined> {
+    if (size > HOT_BLOB_MAX_BYTES) return undefined
+    const hit = this.hot.get(sha256)
+    if (hit) {
+      this.hot.delete(sha256)
+      this.hot.set(sha256, hit)
+      return hit
+    }
+    const data = await fs.promises.readFile(this.pathOf(sha256))
+    if (data.length !== size || this.hot.has(sha256)) return data
+    this.hot.set(sha256, data)
+    this.hotBytes += data.length
+    for (const [key, value] of this.hot) {
+      if (this.hotBytes <= HOT_BLOBS_TOTAL_BYTES) break
+      this.hot.delete(key)
+      this.hotBytes -= value.length
+    }
+    return data
+  }
+
+  private forget(sha256: string): void {
+    const kept = this.hot.get(sha256)
+    if (!kept) return
+    this.hot.delete(sha256)
+    this.hotBytes -= kept.length
+  }
+
   async readText(sha256: string): Promise<string> {
     return fs.promises.readFile(this.pathOf(sha256), 'utf8')
   }
@@ -190,6 +230,7 @@ export class BlobStore {
         .where('touched_at', '<', cutoff)
         .executeTakeFirst()
       if (Number(deleted.numDeletedRows) === 0) continue
+      this.forget(sha256)
       await fs.promises.rm(this.pathOf(sha256), { force: true })
       freed++
     }
