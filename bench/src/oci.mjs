@@ -83,8 +83,18 @@ function rssKb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
 }
 
-/** Runs `fn` while sampling the server's RSS every 50 ms; returns the time taken and the peak. */
+/** CPU seconds (user + system) the process has used: /proc/<pid>/stat, in clock ticks of 1/100 s. */
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/**
+ * Runs `fn` while sampling the server's RSS every 50 ms; returns the time taken, the peak, and the
+ * CPU time the server spent (what the transfer costs Trove, whatever else the machine runs).
+ */
 async function sampled(pid, fn) {
+  const cpuBefore = cpuSeconds(pid)
   let peak = rssKb(pid)
   const timer = setInterval(() => {
     peak = Math.max(peak, rssKb(pid))
@@ -96,7 +106,7 @@ async function sampled(pid, fn) {
     clearInterval(timer)
   }
   peak = Math.max(peak, rssKb(pid))
-  return { seconds: (performance.now() - started) / 1000, peak }
+  return { seconds: (performance.now() - started) / 1000, peak, cpu: cpuSeconds(pid) - cpuBefore }
 }
 
 export async function benchOci(row) {
@@ -148,8 +158,10 @@ export async function benchOci(row) {
     )
     if (fs.statSync(path.join(back, 'blobs', 'sha256', layerHex)).size !== layerSize) throw new Error('the pulled layer differs')
     const growthMb = (Math.max(push.peak, pull.peak) - baseline) / 1024
-    row('oci: 1 GB layer push (skopeo)', (mb / push.seconds).toFixed(0), 'MB/s', '≥ 300', mb / push.seconds >= 300)
-    row('oci: 1 GB layer pull (skopeo)', (mb / pull.seconds).toFixed(0), 'MB/s', '≥ 300', mb / pull.seconds >= 300)
+    const cpuNote = (phase) =>
+      `server CPU ${phase.cpu.toFixed(1)} s (${(mb / phase.cpu).toFixed(0)} MB per CPU second); ${phase.seconds.toFixed(1)} s`
+    row('oci: 1 GB layer push (skopeo)', (mb / push.seconds).toFixed(0), 'MB/s', '≥ 300', mb / push.seconds >= 300, cpuNote(push))
+    row('oci: 1 GB layer pull (skopeo)', (mb / pull.seconds).toFixed(0), 'MB/s', '≥ 300', mb / pull.seconds >= 300, cpuNote(pull))
     row(
       'oci: server RSS growth',
       growthMb.toFixed(0),

@@ -33,7 +33,7 @@ import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
-import { principalResolver } from './modules/auth/principal.js'
+import { CallerCache, principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
@@ -126,7 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const build = readBuildInfo()
   const authz = new PermissionAuthorizer(db.kysely)
-  const resolvePrincipal = principalResolver(db.kysely)
+  const resolvePrincipal = principalResolver(db.kysely, new CallerCache(db.kysely, db.writes))
   // Membership of a group with admin privileges makes a user an administrator everywhere.
   const principal: AppContext['principal'] = async (request) => {
     const p = await resolvePrincipal(request)
@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...ctx,
     blobs,
     repos: new RepositoryService(db.kysely, ctx.secrets),
-    artifacts: new ArtifactService(db.kysely, blobs),
+    artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
   }
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })

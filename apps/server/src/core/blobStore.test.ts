@@ -4,7 +4,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
-import { BlobStore } from './blobStore.js'
+import { BlobFileWriter, BlobStore, HOT_BLOB_MAX_BYTES } from './blobStore.js'
 
 const sha = (alg: string, data: string | Buffer) => crypto.createHash(alg).update(data).digest('hex')
 
@@ -82,5 +82,31 @@ describe('blob store', () => {
     await db.deleteFrom('files').where('sha256', '=', kept.sha256).execute()
     expect(await store.collectGarbage(0)).toBe(1)
     expect(fs.existsSync(store.pathOf(kept.sha256))).toBe(false)
+  })
+
+  it('writes an upload of many chunks in order, appending to what an earlier chunk of the upload wrote', async () => {
+    const file = path.join(t.dataDir, 'blobs', 'tmp', 'writer-test')
+    const parts = Array.from({ length: 300 }, (_, i) => crypto.randomBytes(1 + ((i * 7919) % 70_000)))
+    const { pipeline } = await import('node:stream/promises')
+    await pipeline(Readable.from(parts.slice(0, 100)), new BlobFileWriter(file, 'wx'))
+    await pipeline(Readable.from(parts.slice(100)), new BlobFileWriter(file, 'a'))
+    expect(sha('sha256', fs.readFileSync(file))).toBe(sha('sha256', Buffer.concat(parts)))
+    // 'wx' never overwrites.
+    await expect(pipeline(Readable.from([Buffer.from('x')]), new BlobFileWriter(file, 'wx'))).rejects.toMatchObject({
+      code: 'EEXIST',
+    })
+    fs.rmSync(file)
+  })
+
+  it('serves small blobs from memory and leaves large ones to streams', async () => {
+    const big = new BlobStore(t.dataDir, t.app.db.kysely, 4 * HOT_BLOB_MAX_BYTES)
+    const small = await big.put('small content')
+    expect((await big.content(small.sha256, small.size))?.toString()).toBe('small content')
+    // Read once, it is served from memory: the file is not read again.
+    fs.renameSync(big.pathOf(small.sha256), `${big.pathOf(small.sha256)}.away`)
+    expect((await big.content(small.sha256, small.size))?.toString()).toBe('small content')
+    fs.renameSync(`${big.pathOf(small.sha256)}.away`, big.pathOf(small.sha256))
+    const large = await big.put(crypto.randomBytes(HOT_BLOB_MAX_BYTES + 1))
+    expect(await big.content(large.sha256, large.size)).toBeUndefined()
   })
 })

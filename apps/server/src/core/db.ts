@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { WriteWatch, watchWrites } from './dbWrites.js'
 import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -10,6 +11,38 @@ export interface Db {
   dialect: Dialect
   /** Where the data lives, for logs and the version call: a file path or a host/database. */
   location: string
+  /** Committed writes, by table: in-memory caches drop what a change on this node makes stale. */
+  writes: WriteWatch
+}
+
+/** Columns that only keep count or time of use: updates of these alone do not make a cached answer stale. */
+const BOOKKEEPING: Record<string, string[]> = {
+  tokens: ['last_used_at'],
+  sessions: ['last_seen_at'],
+  files: ['download_count', 'last_downloaded_at'],
+  package_versions: ['download_count'],
+  packages: ['downloads'],
+  blobs: ['touched_at'],
+}
+
+/** Prepared statements kept per SQL text (Kysely prepares each query anew; preparing costs more than running a lookup). */
+const STATEMENT_CACHE_LIMIT = 1000
+
+type SqliteDatabase = import('better-sqlite3').Database
+type SqliteStatement = import('better-sqlite3').Statement
+
+function cachePreparedStatements(database: SqliteDatabase): void {
+  const prepare = database.prepare.bind(database)
+  const cache = new Map<string, SqliteStatement>()
+  database.prepare = ((sql: string) => {
+    const hit = cache.get(sql)
+    // A statement still stepping through rows (a streamed query) cannot run twice at once.
+    if (hit && !(hit as SqliteStatement & { busy: boolean }).busy) return hit
+    const stmt = prepare(sql)
+    if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear()
+    if (!hit) cache.set(sql, stmt)
+    return stmt
+  }) as SqliteDatabase['prepare']
 }
 
 /**
@@ -29,8 +62,10 @@ export async function openDb(
     // the pool and reported; the next query opens a new one. Unhandled, it would end the process.
     pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
+    const writes = new WriteWatch(BOOKKEEPING)
     return {
-      kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      kysely: new Kysely<Database>({ dialect: watchWrites(new PostgresDialect({ pool }), writes) }),
+      writes,
       dialect: 'postgres',
       location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
     }
@@ -43,8 +78,11 @@ export async function openDb(
   database.pragma('synchronous = NORMAL')
   database.pragma('foreign_keys = ON')
   database.pragma('busy_timeout = 5000')
+  cachePreparedStatements(database)
+  const writes = new WriteWatch(BOOKKEEPING)
   return {
-    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    kysely: new Kysely<Database>({ dialect: watchWrites(new SqliteDialect({ database }), writes) }),
+    writes,
     dialect: 'sqlite',
     location: file,
   }

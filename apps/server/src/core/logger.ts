@@ -32,6 +32,7 @@ export function logDir(dataDir: string): string {
 export class RotatingFile {
   private readonly boom: ReturnType<typeof pino.destination>
   private size: number
+  private closed = false
 
   constructor(
     readonly file: string,
@@ -46,6 +47,8 @@ export class RotatingFile {
   }
 
   write(chunk: string): boolean {
+    // A line logged while the server shuts down (a client's stream ending late) has nowhere to go.
+    if (this.closed) return true
     const ok = this.boom.write(chunk)
     this.size += Buffer.byteLength(chunk)
     if (this.size >= this.maxSize) this.rotate()
@@ -69,6 +72,7 @@ export class RotatingFile {
   }
 
   close(): Promise<void> {
+    this.closed = true
     return new Promise((resolve) => {
       this.boom.once('close', () => resolve())
       this.boom.end()

@@ -4,7 +4,7 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
-import type { BlobInfo } from '../../core/blobStore.js'
+import { BlobFileWriter, type BlobInfo } from '../../core/blobStore.js'
 import type { RepoAction } from '../../core/permissions.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
@@ -652,7 +652,7 @@ const dockerRoutes =
             done(null, chunk)
           },
         })
-        await pipeline(body, hasher, fs.createWriteStream(session.file, { flags: 'a' }))
+        await pipeline(body, hasher, new BlobFileWriter(session.file, 'a'))
       } catch (error) {
         // A chunk that broke off leaves the upload unusable: its hashes saw part of it.
         session.size = Number.NaN

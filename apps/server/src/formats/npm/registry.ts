@@ -33,8 +33,8 @@ const PACKUMENT_CACHE_MS = 2000
 interface CachedPackument {
   at: number
   packument: Promise<Manifest | undefined>
-  /** Serialized answers by base URL and form (full or abbreviated). */
-  bodies: Map<string, Buffer>
+  /** Serialized answers by base URL, form (full or abbreviated) and content encoding (compressed ones as they are made). */
+  bodies: Map<string, Buffer | Promise<Buffer>>
 }
 
 /** The npm registry logic over Trove's repositories: packuments, publish, tarballs, remote caching. */
@@ -223,9 +223,9 @@ export class NpmRegistry {
   /** The stored file of a tarball in a repository, fetching it from the upstream of a remote (or a virtual's members). */
   async tarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
     const path = `${name}/-/${file}`
-    if (repo.rclass === 'local') return this.fctx.artifacts.findFile(repo.key, path)
+    if (repo.rclass === 'local') return this.fctx.artifacts.servedFile(repo.key, path)
     if (repo.rclass === 'remote') {
-      const cached = await this.fctx.artifacts.findFile(repo.key, path)
+      const cached = await this.fctx.artifacts.servedFile(repo.key, path)
       if (cached) return cached
       return this.fetchTarball(repo, name, file)
     }

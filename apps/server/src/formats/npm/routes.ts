@@ -1,3 +1,5 @@
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/errors.js'
 import { verifyCredentials } from '../../modules/auth/service.js'
@@ -9,6 +11,23 @@ import { abbreviate, type Manifest, validPackageName } from './metadata.js'
 import { NpmRegistry } from './registry.js'
 
 const ABBREVIATED = 'application/vnd.npm.install-v1+json'
+/** Packuments smaller than this go uncompressed (as the app-wide compression does). */
+const COMPRESS_THRESHOLD = 1024
+const gzip = promisify(zlib.gzip)
+const brotli = promisify(zlib.brotliCompress)
+
+/** The encoding to answer with: gzip when the client takes it (npm does), else br, else none. */
+function pickEncoding(header: string | undefined): 'gzip' | 'br' | undefined {
+  if (!header) return undefined
+  let br = false
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) continue
+    if (name === 'gzip' || name === '*') return 'gzip'
+    if (name === 'br') br = true
+  }
+  return br ? 'br' : undefined
+}
 
 /** Splits what follows the repository in the URL into the package name and what comes after it. */
 function splitName(segments: string[]): { name: string; rest: string[] } | undefined {
@@ -69,13 +88,24 @@ export const npmRoutes =
       }
       const abbreviated = String(request.headers.accept ?? '').includes(ABBREVIATED)
       const variant = `${abbreviated ? 'a' : 'f'}${url}`
-      let body = entry.bodies.get(variant)
+      let body = entry.bodies.get(variant) as Buffer | undefined
       if (!body) {
         const packument = registry.rewriteTarballs(found, url)
         body = Buffer.from(JSON.stringify(abbreviated ? abbreviate(packument) : packument))
         entry.bodies.set(variant, body)
       }
-      return reply.type(abbreviated ? ABBREVIATED : 'application/json').send(body)
+      reply.type(abbreviated ? ABBREVIATED : 'application/json')
+      if (body.length < COMPRESS_THRESHOLD) return reply.send(body)
+      // Compressed once per cached packument and encoding, off the event loop.
+      reply.header('vary', 'accept-encoding')
+      const encoding = pickEncoding(request.headers['accept-encoding'])
+      if (!encoding) return reply.send(body)
+      let encoded = entry.bodies.get(`${encoding}${variant}`)
+      if (!encoded) {
+        encoded = encoding === 'gzip' ? gzip(body) : brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+        entry.bodies.set(`${encoding}${variant}`, encoded)
+      }
+      return reply.header('content-encoding', encoding).send(await encoded)
     }
 
     const update = async (request: FastifyRequest, reply: FastifyReply, repo: Repository, name: string, body: Manifest) => {
@@ -267,6 +297,8 @@ export const npmRoutes =
       config: { access: 'public' },
       schema: { hide: true },
       bodyLimit: publishLimit,
+      // Tarballs are gzip already; packuments are compressed once per cached copy (sendPackument).
+      compress: false,
       handler: async (request, reply) => {
         const { repo: key } = request.params as { repo: string }
         const pathPart = (request.url.split('?')[0] ?? '').slice(`/api/npm/${encodeURIComponent(key)}/`.length)

@@ -3,8 +3,9 @@ import { parse } from 'cookie'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Principal, PrincipalResolver } from '../../core/access.js'
+import type { WriteWatch } from '../../core/dbWrites.js'
 import type { Database } from '../../core/schema.js'
-import { findLiveToken, TOKEN_PATTERN, touchToken } from '../tokens/repo.js'
+import { findLiveToken, hashSecret, TOKEN_PATTERN, touchToken } from '../tokens/repo.js'
 import { verifyCredentials } from './service.js'
 import { findSessionPrincipal } from './sessions.js'
 
@@ -27,28 +28,126 @@ export function basicCredentials(request: FastifyRequest): { user: string; secre
   return { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-async function tokenPrincipal(db: Kysely<Database>, secret: string): Promise<Principal | null> {
-  const row = await findLiveToken(db, secret)
-  if (!row || row.disabled) return null
-  const now = Date.now()
-  if (!row.last_used_at || now - row.last_used_at > TOUCH_EVERY_MS) await touchToken(db, row.id, now)
-  return { userId: row.user_id, name: row.name, admin: Boolean(row.admin), realm: row.realm, via: 'token', tokenId: row.id }
+/**
+ * How long a node reuses a token or session it looked up. A change on this node (a token revoked,
+ * a session ended, a user disabled, renamed or made admin) drops every cached caller at once, as the
+ * database reports the committed write; a change made on another node of a cluster is seen here
+ * within this time.
+ */
+export const CALLER_CACHE_MS = 2000
+const CALLER_CACHE_LIMIT = 50_000
+/** Tables whose committed writes drop the cached callers. */
+const CALLER_TABLES = ['tokens', 'sessions', 'users', '*']
+
+interface CachedCaller {
+  principal: Principal
+  /** When the token or session itself ends (ms), or null. */
+  expiresAt: number | null
+  loadedAt: number
+  /** The token's last_used_at as last written (tokens only). */
+  lastUsedAt: number | null
 }
 
-async function resolve(db: Kysely<Database>, request: FastifyRequest): Promise<Principal | null> {
+/**
+ * The callers behind tokens and session cookies, kept briefly per node so a package client's
+ * stream of requests does not look its token up each time. Only live callers are kept (an unknown
+ * secret is looked up every time). A lookup that raced with a change is not stored.
+ */
+export class CallerCache {
+  private readonly entries = new Map<string, CachedCaller>()
+  private generation = 0
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    writes?: WriteWatch,
+    private readonly ttlMs = CALLER_CACHE_MS,
+  ) {
+    writes?.on((tables) => {
+      if (CALLER_TABLES.some((t) => tables.has(t))) this.clear()
+    })
+  }
+
+  clear(): void {
+    this.generation++
+    this.entries.clear()
+  }
+
+  private fresh(key: string, now: number): CachedCaller | undefined {
+    const hit = this.entries.get(key)
+    if (!hit) return undefined
+    if (now - hit.loadedAt >= this.ttlMs || (hit.expiresAt !== null && hit.expiresAt <= now)) {
+      this.entries.delete(key)
+      return undefined
+    }
+    return hit
+  }
+
+  private store(key: string, generation: number, entry: CachedCaller): void {
+    if (generation !== this.generation) return
+    if (this.entries.size >= CALLER_CACHE_LIMIT) this.entries.clear()
+    this.entries.set(key, entry)
+  }
+
+  async token(secret: string): Promise<Principal | null> {
+    const key = `t${hashSecret(secret)}`
+    const now = Date.now()
+    let entry = this.fresh(key, now)
+    if (!entry) {
+      const generation = this.generation
+      const row = await findLiveToken(this.db, secret, now)
+      if (!row || row.disabled) return null
+      entry = {
+        principal: {
+          userId: row.user_id,
+          name: row.name,
+          admin: Boolean(row.admin),
+          realm: row.realm,
+          via: 'token',
+          tokenId: row.id,
+        },
+        expiresAt: row.expires_at,
+        loadedAt: now,
+        lastUsedAt: row.last_used_at,
+      }
+      this.store(key, generation, entry)
+    }
+    if (!entry.lastUsedAt || now - entry.lastUsedAt > TOUCH_EVERY_MS) {
+      entry.lastUsedAt = now
+      await touchToken(this.db, entry.principal.tokenId as string, now)
+    }
+    return { ...entry.principal }
+  }
+
+  async session(cookieToken: string): Promise<Principal | null> {
+    const key = `s${hashSecret(cookieToken)}`
+    const now = Date.now()
+    let entry = this.fresh(key, now)
+    if (!entry) {
+      const generation = this.generation
+      const found = await findSessionPrincipal(this.db, cookieToken)
+      if (!found) return null
+      entry = { principal: found.principal, expiresAt: found.expiresAt, loadedAt: now, lastUsedAt: null }
+      this.store(key, generation, entry)
+    }
+    return { ...entry.principal }
+  }
+}
+
+async function resolve(db: Kysely<Database>, callers: CallerCache, request: FastifyRequest): Promise<Principal | null> {
   const cookieToken = sessionToken(request)
   if (cookieToken) {
-    const session = await findSessionPrincipal(db, cookieToken)
+    const session = await callers.session(cookieToken)
     if (session) return session
   }
   const header = request.headers.authorization
-  if (header?.toLowerCase().startsWith('bearer ')) return tokenPrincipal(db, header.slice(7).trim())
+  if (header === undefined) return null
+  if (header.length > 7 && header.slice(0, 7).toLowerCase() === 'bearer ') return callers.token(header.slice(7).trim())
   const basic = basicCredentials(request)
   if (!basic) return null
   if (TOKEN_PATTERN.test(basic.secret)) {
     // Package clients send a token as the password of Basic auth; the user name must be its owner's
     // (or `__token__`, the name twine and pip users are told to give with a token).
-    const principal = await tokenPrincipal(db, basic.secret)
+    const principal = await callers.token(basic.secret)
     const named = basic.user === '__token__' || principal?.name.toLowerCase() === basic.user.toLowerCase()
     return principal && named ? principal : null
   }
@@ -61,12 +160,13 @@ const resolved = new WeakMap<FastifyRequest, Promise<Principal | null>>()
 /**
  * Resolves the caller once per request: a session cookie, else an `Authorization` header with a
  * Bearer token, or Basic with a token or a password as the secret. Later calls reuse the answer.
+ * Tokens and sessions come from the node's short-lived caller cache (see CallerCache).
  */
-export function principalResolver(db: Kysely<Database>): PrincipalResolver {
+export function principalResolver(db: Kysely<Database>, callers = new CallerCache(db)): PrincipalResolver {
   return (request) => {
     let principal = resolved.get(request)
     if (!principal) {
-      principal = resolve(db, request)
+      principal = resolve(db, callers, request)
       resolved.set(request, principal)
     }
     return principal

@@ -43,8 +43,11 @@ export async function createSession(
   return { token, csrfToken, expiresAt }
 }
 
-/** The signed-in principal behind a cookie token, or null if the session is unknown, expired or its user disabled. */
-export async function findSessionPrincipal(db: Kysely<Database>, token: string): Promise<Principal | null> {
+/** The signed-in principal behind a cookie token and when its session ends, or null if the session is unknown, expired or its user disabled. */
+export async function findSessionPrincipal(
+  db: Kysely<Database>,
+  token: string,
+): Promise<{ principal: Principal; expiresAt: number } | null> {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -64,13 +67,16 @@ export async function findSessionPrincipal(db: Kysely<Database>, token: string):
     .executeTakeFirst()
   if (!row || row.expires_at <= Date.now() || row.disabled) return null
   return {
-    userId: row.user_id,
-    name: row.name,
-    admin: Boolean(row.admin),
-    realm: row.realm,
-    via: 'session',
-    sessionId: row.id,
-    csrfToken: row.csrf_token,
+    principal: {
+      userId: row.user_id,
+      name: row.name,
+      admin: Boolean(row.admin),
+      realm: row.realm,
+      via: 'session',
+      sessionId: row.id,
+      csrfToken: row.csrf_token,
+    },
+    expiresAt: row.expires_at,
   }
 }
 

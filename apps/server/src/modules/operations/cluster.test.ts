@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
 import { type App, buildApp } from '../../app.js'
 import { loadConfig } from '../../config.js'
+import { CALLER_CACHE_MS } from '../auth/principal.js'
 
 /**
  * Two real nodes on one database and one data dir, each listening on its own port: they form a
@@ -75,6 +76,37 @@ describe('a cluster of two nodes', () => {
     expect(data.log_content).toContain('only node two writes this line')
     const own = (await get('/system/logs/data/repository?nodeId=node-one&id=trove.log')).json()
     expect(own.log_content).not.toContain('only node two writes this line')
+  })
+
+  it('stops taking a token on the other node within the caller cache time once it is revoked', async () => {
+    const created = await one.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+      payload: { expiresIn: 600 },
+    })
+    const { access_token, token_id } = created.json()
+    const onTwo = () =>
+      two.fastify.inject({
+        method: 'GET',
+        url: '/ui/api/v1/ui/userIdentifyToken',
+        headers: { authorization: `Bearer ${access_token}` },
+      })
+    expect((await onTwo()).statusCode).toBe(200)
+    const revoked = await one.fastify.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/ui/userIdentifyToken/id/${token_id}`,
+      headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+    })
+    expect(revoked.statusCode).toBe(204)
+    const at = Date.now()
+    const status = await eventually(
+      async () => (await onTwo()).statusCode,
+      (code) => code === 401,
+      CALLER_CACHE_MS + 2000,
+    )
+    expect(status).toBe(401)
+    expect(Date.now() - at).toBeLessThan(CALLER_CACHE_MS + 1000)
   })
 
   it('sees a stopped node go Offline, removes it, and keeps serving', async () => {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely, Selectable } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
+import type { WriteWatch } from '../../core/dbWrites.js'
 import { conflict } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { packagesChanged } from '../packages/cache.js'
@@ -51,6 +52,10 @@ export interface NewVersion {
   createdAt?: number
 }
 
+/** How long a node serves a file row it read without reading it again (see ArtifactService.servedFile). */
+export const SERVED_FILE_CACHE_MS = 2000
+const SERVED_FILE_CACHE_LIMIT = 50_000
+
 /** The package id the console uses: `<type>://<name>`. */
 export const packageId = (type: string, name: string) => `${type}://${name}`
 
@@ -67,13 +72,46 @@ function newer(candidate: string, current: string | null): boolean {
  * recorded in one transaction after their blobs are in place, download counts.
  */
 export class ArtifactService {
+  /** Files served to clients, by `<repo>\0<path>`: see servedFile. */
+  private readonly served = new Map<string, { at: number; file: FileRow }>()
+  private servedGeneration = 0
+
   constructor(
     readonly db: Kysely<Database>,
     readonly blobs: BlobStore,
-  ) {}
+    writes?: WriteWatch,
+  ) {
+    writes?.on((tables) => {
+      if (tables.has('files') || tables.has('*')) {
+        this.servedGeneration++
+        this.served.clear()
+      }
+    })
+  }
 
   async findFile(repoKey: string, path: string, db: Tx = this.db): Promise<FileRow | undefined> {
     return db.selectFrom('files').selectAll().where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
+  }
+
+  /**
+   * The file a client downloads, kept briefly per node (SERVED_FILE_CACHE_MS) so that serving the
+   * same tarball again does not query the database. Any committed change to the files table on this
+   * node drops the cache at once; a deletion on another node of a cluster is seen within that time.
+   * Only found files are kept, so a file just published is never hidden. Use findFile wherever the
+   * answer decides a write.
+   */
+  async servedFile(repoKey: string, path: string): Promise<FileRow | undefined> {
+    const key = `${repoKey}\0${path}`
+    const now = Date.now()
+    const hit = this.served.get(key)
+    if (hit && now - hit.at < SERVED_FILE_CACHE_MS) return hit.file
+    const generation = this.servedGeneration
+    const file = await this.findFile(repoKey, path)
+    if (file && generation === this.servedGeneration) {
+      if (this.served.size >= SERVED_FILE_CACHE_LIMIT) this.served.clear()
+      this.served.set(key, { at: now, file })
+    }
+    return file
   }
 
   /** Files under a folder of a repository (prefix without the trailing slash; '' for all). */
@@ -404,18 +442,14 @@ export class ArtifactService {
 
   /**
    * Sends a stored file: checksum headers, ETag, conditional GET and byte ranges. Counts a download
-   * when the whole file is sent to a GET.
+   * when the whole file is sent to a GET. Small files go from memory (BlobStore.content), larger
+   * ones as a file stream.
    */
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
-    reply.header('content-type', file.mime_type)
-    reply.header('etag', `"${file.sha1}"`)
-    reply.header('last-modified', new Date(file.modified_at).toUTCString())
-    reply.header('x-checksum-sha1', file.sha1)
-    reply.header('x-checksum-sha256', file.sha256)
-    reply.header('x-checksum-md5', file.md5)
-    reply.header('accept-ranges', 'bytes')
+    reply.headers(fileHeaders(file))
     if (request.headers['if-none-match'] === `"${file.sha1}"`) return reply.code(304).send()
-    const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? ''))
+    const rangeHeader = request.headers.range
+    const range = rangeHeader === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(rangeHeader)
     if (range && (range[1] || range[2])) {
       const start = range[1] ? Number(range[1]) : Math.max(0, file.size - Number(range[2]))
       const end = range[1] && range[2] ? Math.min(Number(range[2]), file.size - 1) : file.size - 1
@@ -432,6 +466,27 @@ export class ArtifactService {
     reply.header('content-length', file.size)
     if (request.method === 'HEAD') return reply.send()
     if (options.count !== false) this.countDownload(file)
-    return reply.send(this.blobs.open(file.sha256))
+    const content = await this.blobs.content(file.sha256, file.size)
+    return reply.send(content ?? this.blobs.open(file.sha256))
   }
+}
+
+/** The headers of a file's answers, computed once per row (served rows are reused: see servedFile). */
+const headersOf = new WeakMap<FileRow, Record<string, string>>()
+
+function fileHeaders(file: FileRow): Record<string, string> {
+  let headers = headersOf.get(file)
+  if (!headers) {
+    headers = {
+      'content-type': file.mime_type,
+      etag: `"${file.sha1}"`,
+      'last-modified': new Date(file.modified_at).toUTCString(),
+      'x-checksum-sha1': file.sha1,
+      'x-checksum-sha256': file.sha256,
+      'x-checksum-md5': file.md5,
+      'accept-ranges': 'bytes',
+    }
+    headersOf.set(file, headers)
+  }
+  return headers
 }

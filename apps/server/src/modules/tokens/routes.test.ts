@@ -165,6 +165,38 @@ describe('the API key', () => {
   })
 })
 
+describe('callers cached by the node', () => {
+  const setAlice = (body: object) =>
+    t.fastify.inject({ method: 'PUT', url: '/ui/api/v1/ui/admin/users/alice', headers: asSession(admin), payload: body })
+
+  it('stop working at once when their user is disabled, and work again when enabled', async () => {
+    const { access_token } = (await createToken(asSession(admin), 'alice')).json()
+    const alice = await signIn(t.fastify, 'alice', 'alice-password')
+    // Used twice: the second answer comes from the node's caller cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await listTokens({ authorization: `Bearer ${access_token}` })).statusCode).toBe(200)
+      expect((await listTokens(asSession(alice))).statusCode).toBe(200)
+    }
+    expect((await setAlice({ disabled: true })).statusCode).toBe(200)
+    expect((await listTokens({ authorization: `Bearer ${access_token}` })).statusCode).toBe(401)
+    expect((await listTokens({ authorization: basic('alice', access_token) })).statusCode).toBe(401)
+    expect((await listTokens(asSession(alice))).statusCode).toBe(401)
+    expect((await setAlice({ disabled: false })).statusCode).toBe(200)
+    expect((await listTokens({ authorization: `Bearer ${access_token}` })).statusCode).toBe(200)
+  })
+
+  it('see a change of the admin flag at once', async () => {
+    const { access_token } = (await createToken(asSession(admin), 'alice')).json()
+    const adminOnly = () =>
+      t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/admin/users', headers: { authorization: `Bearer ${access_token}` } })
+    expect((await adminOnly()).statusCode).toBe(403)
+    expect((await setAlice({ admin: true })).statusCode).toBe(200)
+    expect((await adminOnly()).statusCode).toBe(200)
+    expect((await setAlice({ admin: false })).statusCode).toBe(200)
+    expect((await adminOnly()).statusCode).toBe(403)
+  })
+})
+
 describe('the logs', () => {
   it('never carry a token or a password', async () => {
     await t.stop()

@@ -1,0 +1,171 @@
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, OperationNode, QueryResult, TransactionSettings } from 'kysely'
+
+/** The tables a committed write changed; `'*'` stands for "any table" (schema changes, raw SQL). */
+export type ChangedTables = ReadonlySet<string>
+export type WriteListener = (tables: ChangedTables) => void
+
+const ANY: ChangedTables = new Set(['*'])
+
+/**
+ * Tells in-memory caches which tables changed, once the change is committed: after the statement
+ * for a write outside a transaction, after COMMIT for writes inside one (a rolled-back transaction
+ * tells nothing). Every write of this process goes through the database wrapper, so a cache that
+ * listens here cannot miss a change made on this node, wherever in the code it was made.
+ *
+ * Updates that set only bookkeeping columns (a token's last use, download counters) are not
+ * reported: no cached answer depends on them, and they happen on every request.
+ */
+export class WriteWatch {
+  private readonly listeners = new Set<WriteListener>()
+
+  constructor(private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {}) {}
+
+  /** Calls `listener` after each committed write; returns the function that stops it. */
+  on(listener: WriteListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  notify(tables: ChangedTables): void {
+    if (tables.size === 0) return
+    for (const listener of this.listeners) listener(tables)
+  }
+
+  /** The tables a statement writes, or undefined for a read. */
+  tablesWritten(node: OperationNode): Set<string> | undefined {
+    const n = node as OperationNode & Record<string, unknown>
+    switch (node.kind) {
+      case 'SelectQueryNode':
+        return undefined
+      case 'InsertQueryNode':
+      case 'MergeQueryNode':
+        return new Set([tableName(n.into as OperationNode)])
+      case 'DeleteQueryNode': {
+        const froms = ((n.from as { froms?: OperationNode[] } | undefined)?.froms ?? []).map(tableName)
+        return new Set(froms.length > 0 ? froms : ['*'])
+      }
+      case 'UpdateQueryNode': {
+        const table = tableName(n.table as OperationNode | undefined)
+        const ignored = this.bookkeeping[table]
+        const updates = (n.updates ?? []) as { column: OperationNode }[]
+        if (ignored && updates.length > 0 && updates.every((u) => ignored.includes(columnName(u.column)))) return new Set()
+        return new Set([table])
+      }
+      default:
+        // Schema changes, raw SQL: assume anything changed.
+        return new Set(ANY)
+    }
+  }
+}
+
+function tableName(node: OperationNode | undefined): string {
+  if (!node) return '*'
+  const n = node as OperationNode & Record<string, unknown>
+  if (node.kind === 'TableNode') return (n.table as { identifier: { name: string } }).identifier.name
+  if (node.kind === 'AliasNode') return tableName(n.node as OperationNode)
+  return '*'
+}
+
+function columnName(node: OperationNode): string {
+  const n = node as OperationNode & Record<string, unknown>
+  if (node.kind === 'ColumnNode') return (n.column as { name: string }).name
+  if (node.kind === 'ReferenceNode') return columnName(n.column as OperationNode)
+  return '*'
+}
+
+/** A connection as handed out by the watching driver: the real one, and the writes of its open transaction. */
+class WatchedConnection implements DatabaseConnection {
+  inTransaction = false
+  pending = new Set<string>()
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly watch: WriteWatch,
+  ) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.inner.executeQuery<R>(compiledQuery)
+    const tables = this.watch.tablesWritten(compiledQuery.query)
+    if (tables) {
+      if (this.inTransaction) for (const t of tables) this.pending.add(t)
+      else this.watch.notify(tables)
+    }
+    return result
+  }
+
+  streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(compiledQuery, chunkSize)
+  }
+}
+
+class WatchingDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly watch: WriteWatch,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init()
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WatchedConnection(await this.inner.acquireConnection(), this.watch)
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const c = connection as WatchedConnection
+    await this.inner.beginTransaction(c.inner, settings)
+    c.inTransaction = true
+    c.pending = new Set()
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WatchedConnection
+    try {
+      await this.inner.commitTransaction(c.inner)
+    } finally {
+      // A failed COMMIT may still have committed (a lost connection): tell the caches all the same.
+      c.inTransaction = false
+      const pending = c.pending
+      c.pending = new Set()
+      this.watch.notify(pending)
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const c = connection as WatchedConnection
+    c.inTransaction = false
+    c.pending = new Set()
+    await this.inner.rollbackTransaction(c.inner)
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    await this.inner.releaseConnection((connection as WatchedConnection).inner)
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy()
+  }
+}
+
+/** Wraps a dialect so that every committed write through it is reported to `watch`. */
+export function watchWrites(dialect: Dialect, watch: WriteWatch): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => {
+      const inner = dialect.createDriver()
+      const driver = new WatchingDriver(inner, watch) as WatchingDriver & Partial<Driver>
+      // Savepoints (nested transactions) pass straight through; their writes count at the outer COMMIT.
+      for (const method of ['savepoint', 'rollbackToSavepoint', 'releaseSavepoint'] as const) {
+        const fn = inner[method]
+        if (fn) {
+          driver[method] = (connection: DatabaseConnection, name: string, compile: never) =>
+            fn.call(inner, (connection as WatchedConnection).inner, name, compile)
+        }
+      }
+      return driver
+    },
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  }
+}
