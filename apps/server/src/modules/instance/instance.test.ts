@@ -25,9 +25,52 @@ describe('start-up calls (shell §4.5)', () => {
     for (const path of ['/auth/current', '/frontend/version', '/microservices', '/auth/screen/footer', '/entitlements']) {
       expect((await get(path)).statusCode, path).toBe(200)
     }
-    const services = (await get('/microservices')).json().services as { name: string; enabled: boolean }[]
-    expect(services.find((s) => s.name === 'artifactory')?.enabled).toBe(true)
-    expect(services.find((s) => s.name === 'xray')?.enabled).toBe(false)
+  })
+
+  it('answer microservices from the node registry: a service is enabled while an Online node beats for it', async () => {
+    const enabled = async () =>
+      ((await get('/microservices')).json().services as { name: string; enabled: boolean }[])
+        .filter((s) => s.enabled)
+        .map((s) => s.name)
+    // This process runs the default module only (TROVE_MODULES unset).
+    expect(await enabled()).toEqual(['repository'])
+    const names = ((await get('/microservices')).json().services as { name: string }[]).map((s) => s.name)
+    expect(names).toEqual(['repository', 'scanner', 'distribution', 'mission-control', 'insight', 'pipelines', 'tracker'])
+
+    // A second node joins, running the scanner and distribution, and beats.
+    const db = t.app.db.kysely
+    const now = Date.now()
+    await db
+      .insertInto('nodes')
+      .values({
+        node_id: 'scanner-node',
+        url: 'http://10.0.0.9:8080',
+        version: '1',
+        started_at: now,
+        heartbeat_ms: 5000,
+        last_heartbeat: now,
+      })
+      .execute()
+    await db
+      .insertInto('node_services')
+      .values(
+        ['scanner', 'distribution'].map((service) => ({
+          node_id: 'scanner-node',
+          service,
+          started_at: now,
+          last_heartbeat: now,
+        })),
+      )
+      .execute()
+    expect(await enabled()).toEqual(['repository', 'scanner', 'distribution'])
+
+    // Its heartbeats stop: once it is Offline its services are no longer enabled.
+    const old = now - 60_000
+    await db.updateTable('nodes').set({ last_heartbeat: old }).where('node_id', '=', 'scanner-node').execute()
+    await db.updateTable('node_services').set({ last_heartbeat: old }).where('node_id', '=', 'scanner-node').execute()
+    expect(await enabled()).toEqual(['repository'])
+    await db.deleteFrom('node_services').where('node_id', '=', 'scanner-node').execute()
+    await db.deleteFrom('nodes').where('node_id', '=', 'scanner-node').execute()
   })
 
   it('take the flavour and the features from configuration', async () => {

@@ -1,4 +1,5 @@
 import { DEFAULT_PROJECT } from '@trove/contracts/messages'
+import { SERVICE_TYPES } from '@trove/contracts/operations'
 import {
   AvailablePackages,
   BlockedUsages,
@@ -19,6 +20,7 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
+import { runningServices } from '../operations/nodes.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
 import {
@@ -35,10 +37,6 @@ export const PURCHASE_URL = 'https://trove.example.org/pricing'
 
 /** Package types Trove's console knows (operations §2); the format handlers add theirs as they land. */
 export const PACKAGE_TYPES = ['npm', 'pypi', 'maven', 'docker', 'go', 'cargo', 'generic', 'helm', 'nuget', 'conan']
-
-/** Services the console asks about (§4.5 microservices); this process runs the repository and access. */
-const SERVICES = ['artifactory', 'access', 'xray', 'distribution', 'mc', 'insight', 'pipelines', 'tracker']
-const RUNNING = new Set(['artifactory', 'access'])
 
 const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
 /** Written by the single-sign-on area. */
@@ -79,9 +77,17 @@ export const startupRoutes =
       '/microservices',
       {
         config: { access: 'public' },
-        schema: { tags: ['shell'], summary: 'Which services this instance runs', response: { 200: Microservices } },
+        schema: {
+          tags: ['shell'],
+          summary: "Trove's services, each enabled while an Online node of the cluster runs it (node heartbeats)",
+          response: { 200: Microservices },
+        },
       },
-      async () => ({ services: SERVICES.map((name) => ({ name, enabled: RUNNING.has(name) })) }),
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store')
+        const running = await runningServices(db)
+        return { services: SERVICE_TYPES.map((name) => ({ name, enabled: running.has(name) })) }
+      },
     )
 
     app.get(
