@@ -20,6 +20,7 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
+import { formats } from '../../formats/index.js'
 import { runningServices } from '../operations/nodes.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
@@ -34,9 +35,6 @@ import {
 
 /** Where the data-transfer quota banner's UPGRADE link leads. */
 export const PURCHASE_URL = 'https://trove.example.org/pricing'
-
-/** Package types Trove's console knows (operations §2); the format handlers add theirs as they land. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'maven', 'docker', 'go', 'cargo', 'generic', 'helm', 'nuget', 'conan']
 
 const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
 /** Written by the single-sign-on area. */
@@ -230,11 +228,15 @@ export const startupRoutes =
       '/shell/availablePackages',
       {
         config: { access: 'public' },
-        schema: { tags: ['shell'], summary: 'Package types this instance serves', response: { 200: AvailablePackages } },
+        schema: {
+          tags: ['shell'],
+          summary: 'Package types this instance serves: one per format it has a handler for',
+          response: { 200: AvailablePackages },
+        },
       },
       async (request) => {
         await callerOrAnonymous(request)
-        return { packageTypes: PACKAGE_TYPES }
+        return { packageTypes: formats.map((f) => f.type) }
       },
     )
 
