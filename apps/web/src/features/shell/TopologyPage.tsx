@@ -17,11 +17,15 @@ export function TopologyPage() {
           : services.data?.services.map((s) => (
               <Card key={s.name} withBorder radius="md" padding="md" component="section" aria-label={label(s.name)}>
                 <Text fw={600}>{label(s.name)}</Text>
-                <Group justify="space-between" mt={6}>
-                  <Text size="xs" c="dimmed">
+                <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
+                  <Text size="xs" c="dimmed" truncate>
                     {s.name}
                   </Text>
-                  <Badge color={s.enabled ? 'trove' : 'gray'} variant={s.enabled ? 'filled' : 'default'}>
+                  <Badge
+                    color={s.enabled ? 'trove' : 'gray'}
+                    variant={s.enabled ? 'filled' : 'default'}
+                    style={{ flexShrink: 0 }}
+                  >
                     {s.enabled ? 'Running' : 'Not running'}
                   </Badge>
                 </Group>
