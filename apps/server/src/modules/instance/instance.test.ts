@@ -115,6 +115,25 @@ describe('start-up calls (shell §4.5)', () => {
     expect((await get('/system/configuration/webServer', admin)).json()).toEqual({ baseUrl: null, reverseProxies: [] })
   })
 
+  it('count repositories by class from the repositories the server holds', async () => {
+    const create = (key: string, payload: object) =>
+      t.fastify.inject({ method: 'PUT', url: `/api/repositories/${key}`, headers: sessionHeaders(admin), payload })
+    expect((await create('counted-local', { rclass: 'local', packageType: 'npm' })).statusCode).toBe(201)
+    expect((await create('counted-local-2', { rclass: 'local', packageType: 'generic' })).statusCode).toBe(201)
+    expect(
+      (await create('counted-virtual', { rclass: 'virtual', packageType: 'npm', repositories: ['counted-local'] })).statusCode,
+    ).toBe(201)
+    expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 2, remote: 0, virtual: 1, federated: 0 })
+    expect((await get('/onboarding/initStatus', admin)).json()).toMatchObject({
+      hasOnlyDefaultRepos: false,
+      isOnboardingNeeded: false,
+    })
+    for (const key of ['counted-virtual', 'counted-local-2', 'counted-local']) {
+      await t.fastify.inject({ method: 'DELETE', url: `/api/repositories/${key}`, headers: sessionHeaders(admin) })
+    }
+    expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 0, remote: 0, virtual: 0, federated: 0 })
+  })
+
   it('give the SAML logout URL when SAML is on, and only an http(s) one', async () => {
     const { setSetting } = await import('../settings/repo.js')
     await setSetting(t.app.db.kysely, 'security.saml', { enabled: true, logoutUrl: 'https://idp.example.org/logout' })

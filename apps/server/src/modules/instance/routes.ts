@@ -24,14 +24,7 @@ import { formats } from '../../formats/index.js'
 import { runningServices } from '../operations/nodes.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
-import {
-  BLOCKED_USAGES_SETTING,
-  countRows,
-  readAnonymousAccess,
-  readEntitlements,
-  readFeatures,
-  readGeneralConfig,
-} from './service.js'
+import { BLOCKED_USAGES_SETTING, readAnonymousAccess, readEntitlements, readFeatures, readGeneralConfig } from './service.js'
 
 /** Where the data-transfer quota banner's UPGRADE link leads. */
 export const PURCHASE_URL = 'https://trove.example.org/pricing'
@@ -252,11 +245,15 @@ export const startupRoutes =
       },
     )
 
+    /** How many repositories of each class exist: one grouped count of the repositories table. */
     const repoCounts = async () => {
-      const [local, remote, virtual, federated] = await Promise.all(
-        ['local', 'remote', 'virtual', 'federated'].map((value) => countRows(db, 'repositories', { column: 'rclass', value })),
-      )
-      return { local: local ?? 0, remote: remote ?? 0, virtual: virtual ?? 0, federated: federated ?? 0 }
+      const rows = await db
+        .selectFrom('repositories')
+        .select((eb) => ['rclass', eb.fn.countAll<number | string>().as('n')])
+        .groupBy('rclass')
+        .execute()
+      const count = (rclass: string) => Number(rows.find((r) => r.rclass === rclass)?.n ?? 0)
+      return { local: count('local'), remote: count('remote'), virtual: count('virtual'), federated: count('federated') }
     }
 
     app.get(
