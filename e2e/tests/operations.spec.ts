@@ -6,6 +6,7 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import yauzl from 'yauzl'
 import { ADMIN_PASSWORD } from '../playwright.config'
+import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
 
 const dataDir = `${process.env.TROVE_E2E_DATA_DIR}/server-0`
@@ -64,6 +65,7 @@ test('an admin watches new log lines of the running node appear', async ({ page 
   const second = `second-${Date.now()}`
   await page.request.get(`/api/system/version?${second}=1`)
   await expect(log).toContainText(second, { timeout: 8000 })
+  await expectAccessible(page)
   if (shots) await page.screenshot({ path: `${shots}/system-logs.png`, fullPage: true })
 })
 
@@ -82,6 +84,7 @@ test('an admin creates, downloads and opens a support bundle', async ({ page }) 
   const row = page.getByRole('row', { name: `Bundle ${name}` })
   await expect(row).toBeVisible()
   await expect(row.getByText('Ready')).toBeVisible({ timeout: 15_000 })
+  await expectAccessible(page)
   if (shots) await page.screenshot({ path: `${shots}/support-zone.png`, fullPage: true })
 
   // The download opens in a new window (spec §7); the browser saves what that window receives.
@@ -135,6 +138,7 @@ test('an admin sees a second node come and go in service status', async ({ page 
     await expect(section.getByRole('row').filter({ hasText: 'Online' })).toHaveCount(2)
     await expect(section.getByText('2 of 2 healthy')).toBeVisible()
     await expect(row).toContainText(/\d+s|\dm/)
+    await expectAccessible(page)
 
     // Its logs, read through the first node.
     await page.goto('/ui/admin/monitoring/system_logs')
@@ -149,11 +153,37 @@ test('an admin sees a second node come and go in service status', async ({ page 
     await expect(row.getByText('Offline')).toBeVisible({ timeout: 15_000 })
     await expect(row).toContainText('unavailable')
     await expect(section.getByText('1 of 2 healthy')).toBeVisible()
+    await expectAccessible(page)
     await row.getByRole('button', { name: 'Delete node second-node' }).click()
     await page.getByRole('dialog', { name: 'Delete node' }).getByRole('button', { name: 'Delete' }).click()
     await expect(row).toHaveCount(0)
     await expect(section.getByRole('row').filter({ hasText: 'Online' })).toHaveCount(1)
   } finally {
     second?.kill('SIGTERM')
+  }
+})
+
+test('the operations screens pass the accessibility check in the dark theme, and fit a 1024 px laptop', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 })
+  await signInAsAdmin(page)
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  try {
+    await page.goto('/ui/admin/monitoring/service-status')
+    const badge = page.getByRole('region', { name: 'Artifact Repository' }).getByText('Online').first()
+    await expect(badge).toBeVisible()
+    // The status badge is shown whole, not cut to "ON…".
+    expect(await badge.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true)
+    await expectAccessible(page)
+    for (const path of ['/ui/admin/monitoring/system_logs', '/ui/admin/support-zone']) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+      await expectAccessible(page)
+      // Nothing wider than the window: no sideways scrolling on a laptop.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true)
+    }
+  } finally {
+    await page.keyboard.press('Alt+T')
   }
 })

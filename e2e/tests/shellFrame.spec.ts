@@ -9,7 +9,8 @@ test.beforeEach(async ({ page }) => {
 test('an admin lands on topology inside the frame', async ({ page }) => {
   await expect(page).toHaveURL(ADMIN_LANDING)
   await expect(page.getByRole('heading', { name: 'Topology', level: 1 })).toBeVisible()
-  await expect(page.getByRole('region', { name: 'Artifact repository' })).toContainText('Running')
+  await expect(page.getByRole('region', { name: 'Artifact Repository' })).toContainText('Running')
+  await expect(page.getByRole('region', { name: 'Security Scanner' })).toContainText('Not running')
   await expect(page.getByRole('navigation', { name: 'Administration' })).toBeVisible()
   await expectAccessible(page)
 })

@@ -167,3 +167,35 @@ test('a lightweight instance lands everyone on the repository tree', async ({ pa
   await expect(page).toHaveURL(/\/ui\/artifacts\/browse\/tree\/General$/)
   await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { deployment: 'onprem' } })
 })
+
+test('a cloud trial admin lands on getting started; in the tour a user lands on the tour and sees admin pages as teasers', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const headers = await asAdmin(request)
+  const license = { type: 'TRIAL', licensedTo: 'Trial Corp', validThrough: null }
+  expect((await request.put('/ui/api/v1/ui/admin/license', { headers, data: license })).ok()).toBe(true)
+  expect((await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { deployment: 'cloud' } })).ok()).toBe(true)
+  try {
+    await signIn(page, 'admin', ADMIN_PASSWORD)
+    await expect(page).toHaveURL(/\/ui\/get_started$/)
+    await expect(page).toHaveTitle(/^Getting started - /)
+
+    expect((await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { flavour: 'tour' } })).ok()).toBe(true)
+    const tour = await browser.newPage({ baseURL: INSTANCE_URL })
+    await signIn(tour, 'uma', 'uma-password')
+    await expect(tour).toHaveURL(/\/ui\/tour_get_started$/)
+    // §4.2: in the tour a non-admin sees an admin page as its demo teaser.
+    await tour.goto('/ui/admin/management/users')
+    await expect(tour).toHaveURL(/\/ui\/demo\/admin\/management\/users$/)
+    await expect(tour.getByRole('heading', { name: 'Users Management' })).toBeVisible()
+    await tour.close()
+  } finally {
+    await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { flavour: 'platform', deployment: 'onprem' } })
+    await request.put('/ui/api/v1/ui/admin/license', {
+      headers,
+      data: { type: 'ENTERPRISE_PLUS', licensedTo: 'Acme Corp', validThrough: null },
+    })
+  }
+})

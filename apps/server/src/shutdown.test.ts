@@ -103,3 +103,47 @@ describe('the built server (npm start)', () => {
     expect(server.err()).toContain('TROVE_PORT="eighty"')
   })
 })
+
+describe('npm start at the repository root', () => {
+  it('starts the built server without reinstalling or rebuilding', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+    const dataDir = tempDir()
+    // Its own process group, so the whole tree (npm, the shell, node) is stopped at the end.
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      detached: true,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        TROVE_DATA_DIR: dataDir,
+        TROVE_PORT: '0',
+        TROVE_HOST: '127.0.0.1',
+        TROVE_LOG_STDOUT: 'false',
+        TROVE_ADMIN_PASSWORD: 'npm-start-password',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
+    child.stderr.on('data', (d) => {
+      err += d
+    })
+    const exited = new Promise((resolve) => child.on('exit', resolve))
+    try {
+      const deadline = Date.now() + 60_000
+      while (!/Trove is running: /.test(out) && child.exitCode === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const url = /Trove is running: (http:\/\/\S+?)\/ui\//.exec(out)?.[1]
+      expect(url, `${out}\n${err}`).toBeDefined()
+      expect(await (await fetch(`${url}/api/system/ping`)).text()).toBe('OK')
+    } finally {
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM')
+      await exited
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 90_000)
+})

@@ -1,31 +1,12 @@
 import { z } from 'zod'
 
-/**
- * Operations: nodes and the services they run, the log viewer and support bundles.
- * A service is one of Trove's modules; every node runs the modules its TROVE_MODULES lists.
- */
-export const SERVICE_TYPES = [
-  'repository',
-  'scanner',
-  'distribution',
-  'mission-control',
-  'insight',
-  'pipelines',
-  'tracker',
-] as const
+import { SERVICE_LABELS, SERVICE_TYPES } from './services.js'
+
+export { SERVICE_LABELS, SERVICE_TYPES }
+
+/** Operations: nodes and the services they run, the log viewer and support bundles. */
 export const ServiceType = z.enum(SERVICE_TYPES)
 export type ServiceType = z.infer<typeof ServiceType>
-
-/** Names people read on the screens. */
-export const SERVICE_LABELS: Record<ServiceType, string> = {
-  repository: 'Artifact Repository',
-  scanner: 'Security Scanner',
-  distribution: 'Distribution',
-  'mission-control': 'Mission Control',
-  insight: 'Insight',
-  pipelines: 'Pipelines',
-  tracker: 'Tracker',
-}
 
 /** The service the log viewer opens on, and after a reset. */
 export const DEFAULT_LOG_SERVICE: ServiceType = 'repository'

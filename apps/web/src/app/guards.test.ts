@@ -165,11 +165,11 @@ describe('teasers and redirects', () => {
   it('the security teaser gives way to the policies only with the scanner and a licence', () => {
     const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }
     expect(securityTeaserGuard(ctx(admin, ent))).toEqual({ kind: 'allow' })
-    expect(securityTeaserGuard(ctx(admin, ent, { services: new Set(['xray']) }))).toEqual({
+    expect(securityTeaserGuard(ctx(admin, ent, { services: new Set(['scanner']) }))).toEqual({
       kind: 'redirect',
       to: '/admin/security_policies',
     })
-    expect(securityTeaserGuard(ctx(admin, {}, { services: new Set(['xray']) }))).toEqual({ kind: 'allow' })
+    expect(securityTeaserGuard(ctx(admin, {}, { services: new Set(['scanner']) }))).toEqual({ kind: 'allow' })
   })
   it('release bundles open the source tab with Enterprise+ and distribution, else target', () => {
     const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }

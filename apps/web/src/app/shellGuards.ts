@@ -82,7 +82,7 @@ export function demoAdminGuard(requiredAdminPath: string): GuardResult {
 
 /** Shell §4.2: the security-and-compliance teaser gives way to the policies when the scanner and a licence allow. */
 export function securityTeaserGuard(c: ShellContext): GuardResult {
-  return c.services.has('xray') && SECURITY_LICENSES.includes(c.license)
+  return c.services.has('scanner') && SECURITY_LICENSES.includes(c.license)
     ? { kind: 'redirect', to: '/admin/security_policies' }
     : ALLOW
 }

@@ -18,7 +18,7 @@ const entitlements = {
 const routes = (over: Record<string, () => Response> = {}) => ({
   [`${A}/auth/current`]: () => json(200, admin),
   [`${A}/frontend/version`]: () => json(200, { version: '1', revision: 'r' }),
-  [`${A}/microservices`]: () => json(200, { services: [{ name: 'artifactory', enabled: true }] }),
+  [`${A}/microservices`]: () => json(200, { services: [{ name: 'repository', enabled: true }] }),
   [`${A}/auth/screen/footer`]: () => json(200, { serverName: null, version: '1', revision: 'r' }),
   [`${A}/entitlements`]: () => json(200, entitlements),
   [`${A}/featureConfig`]: () => json(200, { features: { projects: true } }),

@@ -1,4 +1,4 @@
-import { Anchor, Button, Code, Collapse, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Button, Code, Stack, Text, Title } from '@mantine/core'
 import { Messages } from '@trove/contracts/messages'
 import { useState } from 'react'
 
@@ -26,11 +26,11 @@ export function ErrorScreen({ details }: ErrorScreenProps) {
           <Anchor component="button" type="button" size="sm" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
             {Messages.errorSeeMoreDetails}
           </Anchor>
-          <Collapse expanded={open}>
+          {open && (
             <Code block maw={640} ta="left">
               {details}
             </Code>
-          </Collapse>
+          )}
         </>
       )}
     </Stack>

@@ -1,4 +1,5 @@
 import { Messages } from '@trove/contracts/messages'
+import { PACKAGE_TYPES } from '@trove/contracts/repositoryConstants'
 import type { ReverseProxy } from '@trove/contracts/shell'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
@@ -25,9 +26,52 @@ describe('start-up calls (shell §4.5)', () => {
     for (const path of ['/auth/current', '/frontend/version', '/microservices', '/auth/screen/footer', '/entitlements']) {
       expect((await get(path)).statusCode, path).toBe(200)
     }
-    const services = (await get('/microservices')).json().services as { name: string; enabled: boolean }[]
-    expect(services.find((s) => s.name === 'artifactory')?.enabled).toBe(true)
-    expect(services.find((s) => s.name === 'xray')?.enabled).toBe(false)
+  })
+
+  it('answer microservices from the node registry: a service is enabled while an Online node beats for it', async () => {
+    const enabled = async () =>
+      ((await get('/microservices')).json().services as { name: string; enabled: boolean }[])
+        .filter((s) => s.enabled)
+        .map((s) => s.name)
+    // This process runs the default module only (TROVE_MODULES unset).
+    expect(await enabled()).toEqual(['repository'])
+    const names = ((await get('/microservices')).json().services as { name: string }[]).map((s) => s.name)
+    expect(names).toEqual(['repository', 'scanner', 'distribution', 'mission-control', 'insight', 'pipelines', 'tracker'])
+
+    // A second node joins, running the scanner and distribution, and beats.
+    const db = t.app.db.kysely
+    const now = Date.now()
+    await db
+      .insertInto('nodes')
+      .values({
+        node_id: 'scanner-node',
+        url: 'http://10.0.0.9:8080',
+        version: '1',
+        started_at: now,
+        heartbeat_ms: 5000,
+        last_heartbeat: now,
+      })
+      .execute()
+    await db
+      .insertInto('node_services')
+      .values(
+        ['scanner', 'distribution'].map((service) => ({
+          node_id: 'scanner-node',
+          service,
+          started_at: now,
+          last_heartbeat: now,
+        })),
+      )
+      .execute()
+    expect(await enabled()).toEqual(['repository', 'scanner', 'distribution'])
+
+    // Its heartbeats stop: once it is Offline its services are no longer enabled.
+    const old = now - 60_000
+    await db.updateTable('nodes').set({ last_heartbeat: old }).where('node_id', '=', 'scanner-node').execute()
+    await db.updateTable('node_services').set({ last_heartbeat: old }).where('node_id', '=', 'scanner-node').execute()
+    expect(await enabled()).toEqual(['repository'])
+    await db.deleteFrom('node_services').where('node_id', '=', 'scanner-node').execute()
+    await db.deleteFrom('nodes').where('node_id', '=', 'scanner-node').execute()
   })
 
   it('take the flavour and the features from configuration', async () => {
@@ -62,12 +106,32 @@ describe('start-up calls (shell §4.5)', () => {
       admin: true,
     })
     expect((await get('/shell/samlLogoutUrl', admin)).json()).toEqual({ logoutUrl: null })
-    expect((await get('/shell/availablePackages', admin)).json().packageTypes).toContain('npm')
+    // The formats this build serves, not a wish list.
+    expect((await get('/shell/availablePackages', admin)).json().packageTypes.sort()).toEqual([...PACKAGE_TYPES].sort())
     expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 0, remote: 0, virtual: 0, federated: 0 })
     const onboarding = (await get('/onboarding/initStatus', admin)).json()
     expect(onboarding).toMatchObject({ hasOnlyDefaultRepos: true, isOnboardingNeeded: true, isWizardClosed: false })
     expect((await get('/subscription/blockedUsages', admin)).json().dataTransfer).toBe(false)
     expect((await get('/system/configuration/webServer', admin)).json()).toEqual({ baseUrl: null, reverseProxies: [] })
+  })
+
+  it('count repositories by class from the repositories the server holds', async () => {
+    const create = (key: string, payload: object) =>
+      t.fastify.inject({ method: 'PUT', url: `/api/repositories/${key}`, headers: sessionHeaders(admin), payload })
+    expect((await create('counted-local', { rclass: 'local', packageType: 'npm' })).statusCode).toBe(201)
+    expect((await create('counted-local-2', { rclass: 'local', packageType: 'generic' })).statusCode).toBe(201)
+    expect(
+      (await create('counted-virtual', { rclass: 'virtual', packageType: 'npm', repositories: ['counted-local'] })).statusCode,
+    ).toBe(201)
+    expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 2, remote: 0, virtual: 1, federated: 0 })
+    expect((await get('/onboarding/initStatus', admin)).json()).toMatchObject({
+      hasOnlyDefaultRepos: false,
+      isOnboardingNeeded: false,
+    })
+    for (const key of ['counted-virtual', 'counted-local-2', 'counted-local']) {
+      await t.fastify.inject({ method: 'DELETE', url: `/api/repositories/${key}`, headers: sessionHeaders(admin) })
+    }
+    expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 0, remote: 0, virtual: 0, federated: 0 })
   })
 
   it('give the SAML logout URL when SAML is on, and only an http(s) one', async () => {

@@ -1,4 +1,5 @@
 import { DEFAULT_PROJECT } from '@trove/contracts/messages'
+import { SERVICE_TYPES } from '@trove/contracts/operations'
 import {
   AvailablePackages,
   BlockedUsages,
@@ -19,26 +20,14 @@ import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
+import { formats } from '../../formats/index.js'
+import { runningServices } from '../operations/nodes.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
-import {
-  BLOCKED_USAGES_SETTING,
-  countRows,
-  readAnonymousAccess,
-  readEntitlements,
-  readFeatures,
-  readGeneralConfig,
-} from './service.js'
+import { BLOCKED_USAGES_SETTING, readAnonymousAccess, readEntitlements, readFeatures, readGeneralConfig } from './service.js'
 
 /** Where the data-transfer quota banner's UPGRADE link leads. */
 export const PURCHASE_URL = 'https://trove.example.org/pricing'
-
-/** Package types Trove's console knows (operations §2); the format handlers add theirs as they land. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'maven', 'docker', 'go', 'cargo', 'generic', 'helm', 'nuget', 'conan']
-
-/** Services the console asks about (§4.5 microservices); this process runs the repository and access. */
-const SERVICES = ['artifactory', 'access', 'xray', 'distribution', 'mc', 'insight', 'pipelines', 'tracker']
-const RUNNING = new Set(['artifactory', 'access'])
 
 const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
 /** Written by the single-sign-on area. */
@@ -79,9 +68,17 @@ export const startupRoutes =
       '/microservices',
       {
         config: { access: 'public' },
-        schema: { tags: ['shell'], summary: 'Which services this instance runs', response: { 200: Microservices } },
+        schema: {
+          tags: ['shell'],
+          summary: "Trove's services, each enabled while an Online node of the cluster runs it (node heartbeats)",
+          response: { 200: Microservices },
+        },
       },
-      async () => ({ services: SERVICES.map((name) => ({ name, enabled: RUNNING.has(name) })) }),
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store')
+        const running = await runningServices(db)
+        return { services: SERVICE_TYPES.map((name) => ({ name, enabled: running.has(name) })) }
+      },
     )
 
     app.get(
@@ -224,11 +221,15 @@ export const startupRoutes =
       '/shell/availablePackages',
       {
         config: { access: 'public' },
-        schema: { tags: ['shell'], summary: 'Package types this instance serves', response: { 200: AvailablePackages } },
+        schema: {
+          tags: ['shell'],
+          summary: 'Package types this instance serves: one per format it has a handler for',
+          response: { 200: AvailablePackages },
+        },
       },
       async (request) => {
         await callerOrAnonymous(request)
-        return { packageTypes: PACKAGE_TYPES }
+        return { packageTypes: formats.map((f) => f.type) }
       },
     )
 
@@ -244,11 +245,15 @@ export const startupRoutes =
       },
     )
 
+    /** How many repositories of each class exist: one grouped count of the repositories table. */
     const repoCounts = async () => {
-      const [local, remote, virtual, federated] = await Promise.all(
-        ['local', 'remote', 'virtual', 'federated'].map((value) => countRows(db, 'repositories', { column: 'rclass', value })),
-      )
-      return { local: local ?? 0, remote: remote ?? 0, virtual: virtual ?? 0, federated: federated ?? 0 }
+      const rows = await db
+        .selectFrom('repositories')
+        .select((eb) => ['rclass', eb.fn.countAll<number | string>().as('n')])
+        .groupBy('rclass')
+        .execute()
+      const count = (rclass: string) => Number(rows.find((r) => r.rclass === rclass)?.n ?? 0)
+      return { local: count('local'), remote: count('remote'), virtual: count('virtual'), federated: count('federated') }
     }
 
     app.get(

@@ -8,7 +8,7 @@ import {
   type GeneralConfig,
   type License,
 } from '@trove/contracts/shell'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Config } from '../../config.js'
 import type { Database } from '../../core/schema.js'
 import { getSetting, setSetting } from '../settings/repo.js'
@@ -101,17 +101,4 @@ export async function readAnonymousAccess(db: Db): Promise<boolean> {
   const value = await getSetting<unknown>(db, ANONYMOUS_ACCESS_SETTING, false)
   if (typeof value === 'boolean') return value
   return typeof value === 'object' && value !== null && (value as { enabled?: unknown }).enabled === true
-}
-
-/** Counts rows of a table another area owns; 0 when that area is not part of this build. */
-export async function countRows(db: Db, table: string, where?: { column: string; value: string }): Promise<number> {
-  try {
-    const query = where
-      ? sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(where.column)} = ${where.value}`
-      : sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`
-    const result = await query.execute(db)
-    return Number(result.rows[0]?.n ?? 0)
-  } catch {
-    return 0
-  }
 }

@@ -150,6 +150,21 @@ export async function healthItems(db: Kysely<Database>, clusterId: string, now =
   })
 }
 
+/**
+ * The services that run on the cluster right now: those with a fresh heartbeat on an Online node
+ * (the console's start-up microservices call and the is-enabled checks answer from this).
+ */
+export async function runningServices(db: Kysely<Database>, now = Date.now()): Promise<Set<string>> {
+  const { nodes, services } = await readTopology(db)
+  const byId = new Map(nodes.map((n) => [n.node_id, n]))
+  const running = new Set<string>()
+  for (const s of services) {
+    const node = byId.get(s.node_id)
+    if (node && nodeStatus(node, now) === 'Online' && isFresh(s.last_heartbeat, node.heartbeat_ms, now)) running.add(s.service)
+  }
+  return running
+}
+
 export async function findNode(db: Kysely<Database>, nodeId: string) {
   const node = await db.selectFrom('nodes').selectAll().where('node_id', '=', nodeId).executeTakeFirst()
   if (!node) return undefined

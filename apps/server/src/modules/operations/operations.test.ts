@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Messages } from '@trove/contracts/messages'
+import { BUNDLE_CREATE_PATHS, LOG_BASE_PATHS } from '@trove/contracts/operations'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import yauzl from 'yauzl'
 import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
@@ -314,10 +315,21 @@ describe('retention and access', () => {
       '/ui/userSupport/listBundles',
       '/ui/userSupport/downloadBundle/x',
       '/ui/bundle/retention/config/enable',
+      '/system/status/health',
+      '/system/ismicroserviceenabled/mc',
+      '/mc/api/v4/system/ping',
+      // The log calls under every service's base path.
+      ...Object.values(LOG_BASE_PATHS).flatMap((base) => [
+        `/${base}system/logs/config/repository`,
+        `/${base}system/logs/data/repository?id=trove.log`,
+      ]),
     ]) {
       expect((await get(url, user)).statusCode, url).toBe(403)
     }
-    expect((await post('/ui/userSupport/generateBundle', { name: 'x' }, user)).statusCode).toBe(403)
+    // Every service's create path.
+    for (const path of Object.values(BUNDLE_CREATE_PATHS).filter((p) => p !== null)) {
+      expect((await post(`/${path}`, { name: 'x' }, user)).statusCode, path).toBe(403)
+    }
     expect((await del('/ui/userSupport/deleteBundle/x', user)).statusCode).toBe(403)
     expect((await del('/access/api/v1/topology/a/b', user)).statusCode).toBe(403)
     expect(Messages.waitingForLogs).toBe('Waiting for Logs...')

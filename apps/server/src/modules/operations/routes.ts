@@ -14,7 +14,6 @@ import {
   RetentionStatus,
   SERVICE_TYPES,
   ServiceStatus,
-  type ServiceType,
   SupportBundle,
 } from '@trove/contracts/operations'
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -23,7 +22,7 @@ import type { AppContext } from '../../core/context.js'
 import { conflict, notFound, unauthorized } from '../../core/errors.js'
 import { getSetting } from '../settings/repo.js'
 import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './cluster.js'
-import { deleteNode, findNode, healthItems, nodeList, nodeStatus, serviceStatus } from './nodes.js'
+import { deleteNode, findNode, healthItems, nodeList, nodeStatus, runningServices, serviceStatus } from './nodes.js'
 import type { Operations } from './service.js'
 
 export const RETENTION_SETTING = 'bundles.retentionEnabled'
@@ -57,10 +56,8 @@ export const operationsRoutes =
       async () => healthItems(db, ops.cluster.id),
     )
     const enabledServices = async () => {
-      const now = Date.now()
-      return [...new Set((await nodeList(db, now)).filter((n) => n.status === 'Online').flatMap((n) => n.services))].filter(
-        (s): s is ServiceType => (SERVICE_TYPES as readonly string[]).includes(s),
-      )
+      const running = await runningServices(db)
+      return SERVICE_TYPES.filter((s) => running.has(s))
     }
     app.get(
       '/system/ismicroserviceenabled',

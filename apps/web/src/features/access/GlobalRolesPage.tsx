@@ -46,11 +46,11 @@ export function GlobalRolesPage() {
               <Table.Td>{r.name}</Table.Td>
               <Table.Td>
                 {r.predefined ? (
-                  <Badge color="gray" miw={110}>
+                  <Badge color="gray.7" miw={110}>
                     Predefined
                   </Badge>
                 ) : (
-                  <Badge color="blue">Global</Badge>
+                  <Badge color="blue.9">Global</Badge>
                 )}
               </Table.Td>
               <Table.Td>{r.actions.map((a) => ACTION_LABELS[a]).join(', ')}</Table.Td>

@@ -39,8 +39,8 @@ export function GroupsPage() {
               <Table.Td>{g.memberCount}</Table.Td>
               <Table.Td>
                 <Group gap={4}>
-                  {g.autoJoin && <Badge color="blue">Auto-join</Badge>}
-                  {g.adminPrivileges && <Badge color="violet">Admin privileges</Badge>}
+                  {g.autoJoin && <Badge color="blue.9">Auto-join</Badge>}
+                  {g.adminPrivileges && <Badge color="violet.9">Admin privileges</Badge>}
                 </Group>
               </Table.Td>
             </Table.Tr>

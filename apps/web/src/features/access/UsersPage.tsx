@@ -83,8 +83,8 @@ export function UsersPage() {
                 </Link>
               </Table.Td>
               <Table.Td>{u.email ?? '—'}</Table.Td>
-              <Table.Td>{u.admin ? <Badge color="violet">Admin</Badge> : ''}</Table.Td>
-              <Table.Td>{u.disabled ? <Badge color="gray">Disabled</Badge> : <Badge color="green">Active</Badge>}</Table.Td>
+              <Table.Td>{u.admin ? <Badge color="violet.9">Admin</Badge> : ''}</Table.Td>
+              <Table.Td>{u.disabled ? <Badge color="gray.7">Disabled</Badge> : <Badge color="trove">Active</Badge>}</Table.Td>
               <Table.Td>{new Date(u.createdAt).toLocaleDateString()}</Table.Td>
             </Table.Tr>
           ))}

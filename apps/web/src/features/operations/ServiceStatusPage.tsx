@@ -10,9 +10,10 @@ import { formatUptime } from './rules/uptime'
 const label = (service: string) => SERVICE_LABELS[service as ServiceType] ?? service
 
 function HealthBadge({ healthy, total }: { healthy: number; total: number }) {
-  const color = healthy === total ? 'green' : healthy > 0 ? 'yellow' : 'red'
+  // Filled shades with AA contrast: white on green and red, dark text on yellow.
+  const color = healthy === total ? 'trove' : healthy > 0 ? 'yellow' : 'red.9'
   return (
-    <Badge variant="light" color={color}>
+    <Badge color={color} autoContrast>
       {healthy} of {total} healthy
     </Badge>
   )
@@ -79,7 +80,13 @@ export function ServiceStatusPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Badge color={node.status === 'Online' ? 'green' : 'gray'}>{node.status}</Badge>
+                        <Badge
+                          color="trove"
+                          variant={node.status === 'Online' ? 'filled' : 'default'}
+                          style={{ minWidth: 'max-content' }}
+                        >
+                          {node.status}
+                        </Badge>
                       </Table.Td>
                       <Table.Td>{label(micro)}</Table.Td>
                       <Table.Td>{new Date(m.last_heartbeat).toLocaleString()}</Table.Td>

@@ -11,7 +11,8 @@ import { CreateBundleDialog } from './CreateBundleDialog'
 import { onlineNodesByService } from './rules/serviceStatus'
 import { useBundleCreation } from './useBundleCreation'
 
-const STATUS_COLOR: Record<SupportBundle['status'], string> = { in_progress: 'blue', success: 'green', failed: 'red' }
+// Shades whose white text keeps the WCAG AA contrast ratio.
+const STATUS_COLOR: Record<SupportBundle['status'], string> = { in_progress: 'blue.9', success: 'trove', failed: 'red.9' }
 const STATUS_LABEL: Record<SupportBundle['status'], string> = {
   in_progress: Messages.bundleInProgress,
   success: 'Ready',
@@ -45,20 +46,19 @@ export function SupportZonePage({ admin }: SupportZonePageProps) {
 
   return (
     <>
-      <PageHeader title="Support Zone" breadcrumbs={['Administration', 'Support Zone']}>
-        <Group>
-          <Button onClick={() => setCreating(true)}>Create Support Bundle</Button>
-        </Group>
-      </PageHeader>
-      <Group mb="sm" gap="lg">
-        <Text size="sm" c="dimmed">
-          Target bundle retention: {retention.data ? 'enabled' : 'disabled'}
-        </Text>
-        {inProgress > 0 && (
-          <Text size="sm" c="blue" aria-live="polite">
-            Creating {inProgress} bundle{inProgress > 1 ? 's' : ''}…
+      <PageHeader title="Support Zone" breadcrumbs={['Administration', 'Support Zone']} />
+      <Group mb="sm" justify="space-between">
+        <Group gap="lg">
+          <Text size="sm" c="dimmed">
+            Target bundle retention: {retention.data ? 'enabled' : 'disabled'}
           </Text>
-        )}
+          {inProgress > 0 && (
+            <Text size="sm" fw={500} aria-live="polite">
+              Creating {inProgress} bundle{inProgress > 1 ? 's' : ''}…
+            </Text>
+          )}
+        </Group>
+        <Button onClick={() => setCreating(true)}>Create Support Bundle</Button>
       </Group>
       <Paper withBorder>
         <Table striped aria-label="Support bundles">

@@ -129,6 +129,9 @@ export function SystemLogsPage({ freemium = false }: SystemLogsPageProps) {
             ref={viewport}
             role="log"
             aria-label="Log lines"
+            // A scrollable region: reachable with the keyboard to scroll through the lines.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: scrolling by keyboard needs focus
+            tabIndex={0}
             style={{
               margin: 0,
               padding: 12,

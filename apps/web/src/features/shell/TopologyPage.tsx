@@ -1,19 +1,11 @@
 import { Badge, Card, Group, SimpleGrid, Skeleton, Text } from '@mantine/core'
+import { SERVICE_LABELS, type ServiceTypeName } from '@trove/contracts/services'
 import { PageHeader } from '../../ui/PageHeader'
 import { useMicroservices } from './api/startup'
 
-const SERVICE_LABEL: Record<string, string> = {
-  artifactory: 'Artifact repository',
-  access: 'Access',
-  xray: 'Security scanner',
-  distribution: 'Distribution',
-  mc: 'Mission control',
-  insight: 'Insight',
-  pipelines: 'Pipelines',
-  tracker: 'Tracker',
-}
+const label = (name: string) => SERVICE_LABELS[name as ServiceTypeName] ?? name
 
-/** The admin's landing tab: the services of this instance and whether each runs. */
+/** The admin's landing tab: Trove's services and whether an Online node of the cluster runs each. */
 export function TopologyPage() {
   const services = useMicroservices()
   return (
@@ -23,21 +15,18 @@ export function TopologyPage() {
         {services.isPending
           ? ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((k) => <Skeleton key={k} h={88} radius="md" />)
           : services.data?.services.map((s) => (
-              <Card
-                key={s.name}
-                withBorder
-                radius="md"
-                padding="md"
-                component="section"
-                aria-label={SERVICE_LABEL[s.name] ?? s.name}
-              >
-                <Text fw={600}>{SERVICE_LABEL[s.name] ?? s.name}</Text>
-                <Group justify="space-between" mt={6}>
-                  <Text size="xs" c="dimmed">
+              <Card key={s.name} withBorder radius="md" padding="md" component="section" aria-label={label(s.name)}>
+                <Text fw={600}>{label(s.name)}</Text>
+                <Group justify="space-between" mt={6} wrap="nowrap" gap="xs">
+                  <Text size="xs" c="dimmed" truncate>
                     {s.name}
                   </Text>
-                  <Badge color={s.enabled ? 'trove' : 'gray'} variant={s.enabled ? 'filled' : 'default'}>
-                    {s.enabled ? 'Running' : 'Not installed'}
+                  <Badge
+                    color={s.enabled ? 'trove' : 'gray'}
+                    variant={s.enabled ? 'filled' : 'default'}
+                    style={{ flexShrink: 0 }}
+                  >
+                    {s.enabled ? 'Running' : 'Not running'}
                   </Badge>
                 </Group>
               </Card>

@@ -255,8 +255,18 @@ export const ADMINISTRATION_MENU: MenuGroup[] = [
     id: 'xray',
     label: 'Security & Compliance',
     items: [
-      { id: 'xray.policies', label: 'Policies', path: '/admin/security_policies', disabled: needsService('xray', 'Xray') },
-      { id: 'xray.watches', label: 'Watches', path: '/admin/security_watches', disabled: needsService('xray', 'Xray') },
+      {
+        id: 'xray.policies',
+        label: 'Policies',
+        path: '/admin/security_policies',
+        disabled: needsService('scanner', 'The security scanner'),
+      },
+      {
+        id: 'xray.watches',
+        label: 'Watches',
+        path: '/admin/security_watches',
+        disabled: needsService('scanner', 'The security scanner'),
+      },
     ],
   },
   {

@@ -88,9 +88,7 @@ export function OAuthProvidersPage() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={p.enabled ? 'green' : 'gray'} variant="light">
-                        {p.enabled ? 'Enabled' : 'Disabled'}
-                      </Badge>
+                      <Badge color={p.enabled ? 'trove' : 'gray.7'}>{p.enabled ? 'Enabled' : 'Disabled'}</Badge>
                     </Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap" justify="flex-end">

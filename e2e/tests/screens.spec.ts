@@ -1,0 +1,80 @@
+import { expect, type Page, test } from '@playwright/test'
+import { expectAccessible } from './axe'
+import { signInAsAdmin } from './signIn'
+
+// Every screen of the console, opened by the admin on a 1024 px laptop in both themes: the
+// accessibility check finds nothing serious and nothing is wider than the window.
+const PUBLIC_SCREENS = ['/404', '/406/a-request-id', '/login', '/login/forgot-password']
+const SCREENS = [
+  '/overview',
+  '/user_profile',
+  '/packages',
+  '/integrations',
+  '/get_started',
+  '/artifacts/browse/tree/General',
+  '/release-bundles/target',
+  '/release-bundles-teaser',
+  '/topology-teaser',
+  '/admin/artifactory/list',
+  '/admin/mission_control/topology',
+  '/admin/management/users',
+  '/admin/management/users/new',
+  '/admin/management/users/admin',
+  '/admin/management/groups',
+  '/admin/management/groups/new',
+  '/admin/management/permissions',
+  '/admin/management/permissions/create',
+  '/admin/management/global_roles',
+  '/admin/management/audit',
+  '/admin/projects/list',
+  '/admin/projects/create',
+  '/admin/repositories',
+  '/admin/repositories/local/new',
+  '/admin/configuration/general',
+  '/admin/configuration/security/general',
+  '/admin/configuration/security/oauth',
+  '/admin/configuration/security/saml_integration',
+  '/admin/license_management/licenses',
+  '/admin/proxies/configuration',
+  '/admin/proxies/configuration/new',
+  '/admin/onboarding/quick-setup',
+  '/admin/pipelines-teaser',
+  '/admin/security-compliance-teaser',
+  '/admin/monitoring/service-status',
+  '/admin/monitoring/system_logs',
+  '/admin/support-zone',
+]
+
+async function checkScreen(page: Page, path: string) {
+  await page.goto(`/ui${path}`)
+  await page.waitForLoadState('networkidle')
+  await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible()
+  await expectAccessible(page)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(
+    true,
+  )
+}
+
+test('the public screens on a 1024 px laptop', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 })
+  for (const path of PUBLIC_SCREENS) await checkScreen(page, path)
+})
+
+// In groups of ten, so each test stays well within its time on a busy machine.
+const GROUPS = Array.from({ length: Math.ceil(SCREENS.length / 10) }, (_, i) => SCREENS.slice(i * 10, i * 10 + 10))
+for (const theme of ['light', 'dark'] as const) {
+  GROUPS.forEach((group, i) => {
+    test(`screens ${i * 10 + 1}–${i * 10 + group.length} in the ${theme} theme on a 1024 px laptop`, async ({ page }) => {
+      test.setTimeout(120_000)
+      await page.setViewportSize({ width: 1024, height: 768 })
+      await signInAsAdmin(page)
+      if (theme === 'dark') {
+        await page.getByRole('button', { name: 'User menu' }).click()
+        await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+      }
+      // The theme is the browser's own choice: this test's context only.
+      for (const path of group) await checkScreen(page, path)
+    })
+  })
+}
