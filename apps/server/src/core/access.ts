@@ -31,6 +31,12 @@ export interface Principal {
   /** Set for sessions: mutating calls must echo it. */
   csrfToken?: string
   tokenId?: string
+  /**
+   * A token's scope when it is narrower than its owner's rights (absent means full): `deploy`
+   * holds read, annotate and deploy; `read` only read. Either changes nothing through a route
+   * with an access rule, and the authorizer caps its repository actions.
+   */
+  scope?: 'deploy' | 'read'
 }
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>
@@ -60,6 +66,9 @@ export function requireAccessRules(app: FastifyInstance): RouteOptions[] {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export const CSRF_REFUSED = 'Missing or invalid CSRF token'
 export const ROUTE_REFUSED = 'You are not allowed to do this'
+export const SCOPE_REFUSED = 'This token may not change anything here: its scope is {scope}'
+/** Tells a refusal by a token's scope from other refusals. */
+export const SCOPE_REFUSED_CODE = 'TOKEN_SCOPE'
 /** Tells a refusal by a route's rule from a refusal by its handler. */
 export const ROUTE_REFUSED_CODE = 'ACCESS_RULE'
 export const AUTHENTICATION_REQUIRED_CODE = 'AUTHENTICATION_REQUIRED'
@@ -84,6 +93,9 @@ export function enforceAccess(
       request.headers[CSRF_HEADER] !== principal.csrfToken
     ) {
       throw new HttpError(403, CSRF_REFUSED)
+    }
+    if (principal.scope && !SAFE_METHODS.has(request.method)) {
+      throw new HttpError(403, SCOPE_REFUSED.replace('{scope}', principal.scope), SCOPE_REFUSED_CODE)
     }
     if (access === 'admin' && !principal.admin) throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
     if (access === 'projectAdmin' && !principal.admin && !(await administersAProject(principal))) {

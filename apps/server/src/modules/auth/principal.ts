@@ -32,7 +32,16 @@ async function tokenPrincipal(db: Kysely<Database>, secret: string): Promise<Pri
   if (!row || row.disabled) return null
   const now = Date.now()
   if (!row.last_used_at || now - row.last_used_at > TOUCH_EVERY_MS) await touchToken(db, row.id, now)
-  return { userId: row.user_id, name: row.name, admin: Boolean(row.admin), realm: row.realm, via: 'token', tokenId: row.id }
+  const principal: Principal = {
+    userId: row.user_id,
+    name: row.name,
+    admin: Boolean(row.admin),
+    realm: row.realm,
+    via: 'token',
+    tokenId: row.id,
+  }
+  if (row.scope !== 'full') principal.scope = row.scope
+  return principal
 }
 
 async function resolve(db: Kysely<Database>, request: FastifyRequest): Promise<Principal | null> {
