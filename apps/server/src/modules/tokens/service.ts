@@ -17,7 +17,7 @@ export const REAUTH_REQUIRED = 'Enter your password again to manage your API key
 export async function createAccessToken(
   db: Kysely<Database>,
   caller: Principal,
-  input: { name: string; expiresIn: number; description?: string | undefined; scope: TokenScope },
+  input: { name: string; expiresIn: number; description?: string | undefined; scope?: TokenScope | undefined },
 ): Promise<AccessTokenCreated> {
   if (caller.name.toLowerCase() !== input.name.toLowerCase() && !caller.admin) {
     throw forbidden('Only an administrator can create tokens for another user')
@@ -32,7 +32,7 @@ export async function createAccessToken(
     encrypted: null,
     description: input.description ?? null,
     expiresAt: Date.now() + input.expiresIn * 1000,
-    scope: input.scope,
+    scope: input.scope ?? 'full',
   })
   return {
     token_id: row.id,
@@ -40,7 +40,7 @@ export async function createAccessToken(
     expires_in: input.expiresIn,
     token_type: 'Bearer',
     username: owner.name,
-    scope: input.scope,
+    scope: input.scope ?? 'full',
   }
 }
 
