@@ -183,3 +183,59 @@ test('projects: a key must start with a lowercase letter; a project admin gets t
   await expect(olga.getByText(Messages.notAuthorized)).toBeVisible()
   await context.close()
 })
+
+test('global roles: an admin adds a role that spans projects; a member given it holds exactly its actions', async ({
+  browser,
+  page,
+}, info) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/management/global_roles')
+  await expect(page).toHaveTitle(/^Global roles - /)
+  const roles = page.getByRole('table', { name: 'Roles' })
+  await expect(roles.getByRole('row', { name: /Project Admin/ })).toContainText('Predefined')
+  await expect(page.getByRole('button', { name: 'Delete role Viewer' })).toBeDisabled()
+
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(page.getByText(Messages.fieldMandatory)).toBeVisible()
+  await page.getByRole('textbox', { name: 'Role name' }).fill('Viewer')
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(page.getByRole('alert')).toContainText('A role named Viewer already exists')
+  await page.getByRole('textbox', { name: 'Role name' }).fill('E2E Release Manager')
+  await page.getByRole('checkbox', { name: 'Annotate' }).check()
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toContainText('Read, Annotate')
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toContainText('Global')
+  await page.screenshot({ path: info.outputPath('global-roles.png'), fullPage: true })
+
+  // A project and a member holding the new role there.
+  const headers = { 'x-csrf-token': await csrfOf(page) }
+  expect(
+    (
+      await page.request.post('/ui/api/v1/ui/admin/projects', { headers, data: { key: 'rel', displayName: 'E2E Releases' } })
+    ).status(),
+  ).toBe(201)
+  expect(
+    (
+      await page.request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: 'e2e-rita', password: 'rita-password-1' } })
+    ).status(),
+  ).toBe(201)
+  await page.goto('/ui/admin/projects/members?project=rel')
+  await page.getByRole('textbox', { name: 'Member name' }).fill('e2e-rita')
+  await page.getByRole('checkbox', { name: 'E2E Release Manager' }).check()
+  await page.getByRole('button', { name: 'Add member' }).click()
+  await page.getByRole('button', { name: 'Save members' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+
+  const context = await browser.newContext()
+  const rita = await context.newPage()
+  await signIn(rita, 'e2e-rita', 'rita-password-1')
+  expect(await actionsOn(rita, 'rel-generic')).toEqual(['read', 'annotate'])
+  expect(await actionsOn(rita, 'dflt-generic')).toEqual([])
+
+  // The role can go again; the member then holds nothing through it, at once.
+  await page.goto('/ui/admin/management/global_roles')
+  await page.getByRole('button', { name: 'Delete role E2E Release Manager' }).click()
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toHaveCount(0)
+  expect(await actionsOn(rita, 'rel-generic')).toEqual([])
+  await context.close()
+})

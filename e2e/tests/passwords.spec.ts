@@ -83,6 +83,13 @@ test('an expired password: sign-in opens the change-password screen with the use
     await signInWith(page, 'e2e-old', 'old-password-1')
     await expect(page).toHaveURL(/\/ui\/login\/change-password\/e2e-old$/)
     await expect(page.getByText('The password of e2e-old has expired: choose a new one.')).toBeVisible()
+    // Shell §8, change password failure: the server's answer is shown and the screen stays.
+    await page.getByLabel('Current password').fill('not-the-old-password')
+    await page.getByLabel('New password', { exact: true }).fill('old-password-2')
+    await page.getByLabel('Confirm new password').fill('old-password-2')
+    await page.getByRole('button', { name: 'Change password and sign in' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Incorrect user name or password')
+    await expect(page).toHaveURL(/\/ui\/login\/change-password\/e2e-old$/)
     await page.getByLabel('Current password').fill('old-password-1')
     await page.getByLabel('New password', { exact: true }).fill('old-password-2')
     await page.getByLabel('Confirm new password').fill('old-password-2')
@@ -113,6 +120,12 @@ test('forgot password: the mailed link sets a new password and signs in', async 
         })
       ).ok(),
     ).toBe(true)
+    // Shell §8, forgot password failure: with no mail server yet, the server's answer is shown.
+    await page.goto('/ui/login/forgot-password')
+    await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+    await page.getByRole('button', { name: 'Send reset link' }).click()
+    await expect(page.getByRole('alert')).toHaveText("Email wasn't sent: no mail server is configured")
+
     const mail = await request.put('/ui/api/v1/ui/admin/configuration/mail', {
       headers,
       data: {
