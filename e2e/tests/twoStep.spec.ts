@@ -101,3 +101,43 @@ test('"Remember me" keeps the session for 14 days; without it the session ends w
   await expect(reopened.getByRole('button', { name: 'User menu' })).toContainText('admin')
   await again.close()
 })
+
+test('an admin requires MFA for one user on the user screen; that user enrols at the next sign-in', async ({
+  page,
+  browser,
+  request,
+}) => {
+  expect(
+    (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),
+  ).toBe(true)
+  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
+  expect(
+    (
+      await request.post('/ui/api/v1/ui/admin/users', {
+        headers: { 'x-csrf-token': csrf },
+        data: { name: 'e2e-noor', password: 'noor-password-1' },
+      })
+    ).status(),
+  ).toBe(201)
+
+  const adminContext = await browser.newContext()
+  const admin = await adminContext.newPage()
+  await signInWithPassword(admin, 'admin', ADMIN_PASSWORD)
+  await expect(admin).toHaveURL(ADMIN_LANDING)
+  await admin.goto('/ui/admin/management/users/e2e-noor')
+  await admin.getByRole('checkbox', { name: 'Require multi-factor authentication' }).check()
+  await admin.getByRole('button', { name: 'Save' }).click()
+  await expect(admin).toHaveURL(/\/ui\/admin\/management\/users$/)
+  await adminContext.close()
+
+  await signInWithPassword(page, 'e2e-noor', 'noor-password-1')
+  await expect(page).toHaveURL(/\/ui\/login\/mfa-enroll$/)
+  const secret = (await page.getByTestId('mfa-secret').textContent()) ?? ''
+  await typeCode(page, code(secret), 'Confirm')
+  await expect(page).toHaveURL(USER_LANDING)
+  await expect(page.getByRole('button', { name: 'User menu' })).toContainText('e2e-noor')
+  // Everyone else still signs in with a password alone.
+  await page.goto('/ui/logout')
+  await signInWithPassword(page, 'admin', ADMIN_PASSWORD)
+  await expect(page).toHaveURL(ADMIN_LANDING)
+})
