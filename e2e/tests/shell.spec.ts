@@ -98,3 +98,18 @@ test('back from 60 s of idleness, an ended session sends the user to sign in', a
   await page.mouse.move(200, 200)
   await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
 })
+
+test('shell §8: a call the console makes after the session ended elsewhere sends the user to sign in', async ({
+  page,
+  context,
+}) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/management/users')
+  await expect(page.getByRole('table', { name: 'Users' })).toBeVisible()
+  const csrf = (await context.cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+  expect((await page.request.post('/ui/api/v1/ui/auth/logout', { headers: { 'x-csrf-token': csrf } })).status()).toBe(204)
+  // The next call answers 401: the console drops what it held and opens the login screen.
+  await page.getByRole('textbox', { name: 'Search users' }).fill('nobody-by-this-name')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
+})
