@@ -74,6 +74,26 @@ export const ROUTE_REFUSED_CODE = 'ACCESS_RULE'
 export const AUTHENTICATION_REQUIRED_CODE = 'AUTHENTICATION_REQUIRED'
 
 /**
+ * The caller as handlers that decide by themselves on public routes (package formats, repository
+ * paths) see them: a browser session counts for a call that changes something only with its CSRF
+ * token. Without it the caller is anonymous, so a page on another site cannot deploy, upload or
+ * delete with the cookie the browser sends along. Tokens and passwords are unaffected.
+ */
+export function csrfBoundSessions(resolve: PrincipalResolver): PrincipalResolver {
+  return async (request) => {
+    const principal = await resolve(request)
+    if (
+      principal?.via === 'session' &&
+      !SAFE_METHODS.has(request.method) &&
+      request.headers[CSRF_HEADER] !== principal.csrfToken
+    ) {
+      return null
+    }
+    return principal
+  }
+}
+
+/**
  * Enforces each route's rule before its handler runs. A call that changes something on behalf of
  * a browser session must also carry the session's CSRF token, which a cross-site page cannot read;
  * tokens and passwords in the Authorization header are not sent by browsers on their own, so they
