@@ -86,6 +86,16 @@ test('an admin creates a user, a group and a permission; the user then can and c
   const context = await browser.newContext()
   const paula = await context.newPage()
   await signIn(paula, USER, PASSWORD)
+  // Shell §6: the console offers her nothing of the admin area.
+  await expect(paula.getByRole('button', { name: 'User menu' })).toContainText(USER)
+  await expect(paula.getByRole('radio', { name: 'Administration' })).toHaveCount(0)
+  await paula.getByRole('button', { name: 'Quick actions' }).click()
+  const quick = paula.getByRole('menu')
+  await expect(quick.getByRole('menuitem', { name: 'Set Me Up' })).toBeVisible()
+  for (const adminOnly of ['New User', 'New Group', 'New Permission', 'New Local Repository']) {
+    await expect(quick.getByRole('menuitem', { name: adminOnly })).toHaveCount(0)
+  }
+  await paula.keyboard.press('Escape')
   expect(await actionsOn(paula, 'libs-release')).toEqual(['read', 'deploy'])
   expect(await actionsOn(paula, 'docker-local')).toEqual([])
   // What the permission says, on the real repositories: deploy and read libs-release, nothing on the other.
