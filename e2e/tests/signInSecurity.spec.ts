@@ -3,7 +3,8 @@ import { Secret, TOTP } from 'otpauth'
 import { ADMIN_PASSWORD } from '../playwright.config'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'
 
-// A user of their own on the main server: turning MFA on changes no one else's sign-in.
+// Two-step verification, remember-me and the sign-in lock, each with users of their own on the
+// main server: turning MFA on or locking a name changes no one else's sign-in.
 const USER = 'e2e-mia'
 const PASSWORD = 'mia-password-1'
 /** Wrong codes that end a pending sign-in (the server's MFA_MAX_FAILURES). */
@@ -140,4 +141,34 @@ test('an admin requires MFA for one user on the user screen; that user enrols at
   await page.goto('/ui/logout')
   await signInWithPassword(page, 'admin', ADMIN_PASSWORD)
   await expect(page).toHaveURL(ADMIN_LANDING)
+})
+
+test('wrong passwords are held back, then lock the user name with a clear message, even against the right password', async ({
+  page,
+  request,
+}) => {
+  expect(
+    (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),
+  ).toBe(true)
+  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
+  const made = await request.post('/ui/api/v1/ui/admin/users', {
+    headers: { 'x-csrf-token': csrf },
+    data: { name: 'e2e-lena', password: 'lena-password-1' },
+  })
+  expect(made.status()).toBe(201)
+
+  await page.goto('/ui/login')
+  await page.getByRole('textbox', { name: 'Username' }).fill('e2e-lena')
+  // The server's lock policy: the fifth failure within 15 minutes locks the name for 5 minutes.
+  for (let i = 1; i <= 5; i++) {
+    await page.getByRole('textbox', { name: 'Password' }).fill(`wrong-${i}`)
+    const answer = page.waitForResponse((r) => r.url().includes('/ui/auth/login') && r.request().method() === 'POST')
+    await page.getByRole('button', { name: 'Log In' }).click()
+    expect((await answer).status()).toBe(401)
+    await expect(page.getByRole('alert')).toHaveText('Incorrect user name or password')
+  }
+  await page.getByRole('textbox', { name: 'Password' }).fill('lena-password-1')
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Too many failed sign-in attempts: try again in 5 minutes')
+  await expect(page).toHaveURL(/\/ui\/login$/)
 })
