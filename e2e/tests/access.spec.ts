@@ -86,6 +86,16 @@ test('an admin creates a user, a group and a permission; the user then can and c
   const context = await browser.newContext()
   const paula = await context.newPage()
   await signIn(paula, USER, PASSWORD)
+  // Shell §6: the console offers her nothing of the admin area.
+  await expect(paula.getByRole('button', { name: 'User menu' })).toContainText(USER)
+  await expect(paula.getByRole('radio', { name: 'Administration' })).toHaveCount(0)
+  await paula.getByRole('button', { name: 'Quick actions' }).click()
+  const quick = paula.getByRole('menu')
+  await expect(quick.getByRole('menuitem', { name: 'Set Me Up' })).toBeVisible()
+  for (const adminOnly of ['New User', 'New Group', 'New Permission', 'New Local Repository']) {
+    await expect(quick.getByRole('menuitem', { name: adminOnly })).toHaveCount(0)
+  }
+  await paula.keyboard.press('Escape')
   expect(await actionsOn(paula, 'libs-release')).toEqual(['read', 'deploy'])
   expect(await actionsOn(paula, 'docker-local')).toEqual([])
   // What the permission says, on the real repositories: deploy and read libs-release, nothing on the other.
@@ -181,5 +191,61 @@ test('projects: a key must start with a lowercase letter; a project admin gets t
   await olga.screenshot({ path: info.outputPath('project-admin-members.png') })
   await olga.goto('/ui/admin/management/permissions')
   await expect(olga.getByText(Messages.notAuthorized)).toBeVisible()
+  await context.close()
+})
+
+test('global roles: an admin adds a role that spans projects; a member given it holds exactly its actions', async ({
+  browser,
+  page,
+}, info) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/management/global_roles')
+  await expect(page).toHaveTitle(/^Global roles - /)
+  const roles = page.getByRole('table', { name: 'Roles' })
+  await expect(roles.getByRole('row', { name: /Project Admin/ })).toContainText('Predefined')
+  await expect(page.getByRole('button', { name: 'Delete role Viewer' })).toBeDisabled()
+
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(page.getByText(Messages.fieldMandatory)).toBeVisible()
+  await page.getByRole('textbox', { name: 'Role name' }).fill('Viewer')
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(page.getByRole('alert')).toContainText('A role named Viewer already exists')
+  await page.getByRole('textbox', { name: 'Role name' }).fill('E2E Release Manager')
+  await page.getByRole('checkbox', { name: 'Annotate' }).check()
+  await page.getByRole('button', { name: 'Create role' }).click()
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toContainText('Read, Annotate')
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toContainText('Global')
+  await page.screenshot({ path: info.outputPath('global-roles.png'), fullPage: true })
+
+  // A project and a member holding the new role there.
+  const headers = { 'x-csrf-token': await csrfOf(page) }
+  expect(
+    (
+      await page.request.post('/ui/api/v1/ui/admin/projects', { headers, data: { key: 'rel', displayName: 'E2E Releases' } })
+    ).status(),
+  ).toBe(201)
+  expect(
+    (
+      await page.request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: 'e2e-rita', password: 'rita-password-1' } })
+    ).status(),
+  ).toBe(201)
+  await page.goto('/ui/admin/projects/members?project=rel')
+  await page.getByRole('textbox', { name: 'Member name' }).fill('e2e-rita')
+  await page.getByRole('checkbox', { name: 'E2E Release Manager' }).check()
+  await page.getByRole('button', { name: 'Add member' }).click()
+  await page.getByRole('button', { name: 'Save members' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+
+  const context = await browser.newContext()
+  const rita = await context.newPage()
+  await signIn(rita, 'e2e-rita', 'rita-password-1')
+  expect(await actionsOn(rita, 'rel-generic')).toEqual(['read', 'annotate'])
+  expect(await actionsOn(rita, 'dflt-generic')).toEqual([])
+
+  // The role can go again; the member then holds nothing through it, at once.
+  await page.goto('/ui/admin/management/global_roles')
+  await page.getByRole('button', { name: 'Delete role E2E Release Manager' }).click()
+  await expect(roles.getByRole('row', { name: /E2E Release Manager/ })).toHaveCount(0)
+  expect(await actionsOn(rita, 'rel-generic')).toEqual([])
   await context.close()
 })

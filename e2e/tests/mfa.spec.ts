@@ -27,17 +27,19 @@ async function typeCode(page: Page, value: string, submit: string) {
 
 let secret = ''
 
-test('an admin requires MFA for everyone; signing in then enrols with a QR code', async ({ page, request }) => {
-  const login = await request.post('/ui/api/v1/ui/auth/login', {
-    data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' },
-  })
-  expect(login.ok()).toBe(true)
-  const csrf = (await request.storageState()).cookies.find((c) => c.name === 'trove_csrf')?.value ?? ''
-  const set = await request.put('/ui/api/v1/ui/admin/security/mfa', {
-    data: { required: true },
-    headers: { 'x-csrf-token': csrf },
-  })
-  expect(set.ok()).toBe(true)
+test('an admin requires MFA for everyone; signing in then enrols with a QR code', async ({ page }) => {
+  // The admin turns it on on the Security Configuration screen.
+  await signInWithPassword(page)
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await page.goto('/ui/admin/configuration/security/general')
+  const required = page.getByRole('switch', { name: 'Require MFA for everyone' })
+  await expect(required).not.toBeChecked()
+  await required.click({ force: true })
+  await expect(required).toBeChecked()
+  await page.reload()
+  await expect(page.getByRole('switch', { name: 'Require MFA for everyone' })).toBeChecked()
+  await page.goto('/ui/logout')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
 
   await signInWithPassword(page)
   await expect(page).toHaveURL(/\/ui\/login\/mfa-enroll$/)

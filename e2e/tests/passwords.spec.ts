@@ -68,9 +68,18 @@ test('an expired password: sign-in opens the change-password screen with the use
       await request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: 'e2e-old', password: 'old-password-1' } })
     ).status(),
   ).toBe(201)
-  expect((await request.put('/ui/api/v1/ui/admin/security/passwordPolicy', { headers, data: { expiryDays: 30 } })).ok()).toBe(
-    true,
-  )
+  // The admin sets the expiry on the Security Configuration screen.
+  await signInWith(page, 'admin', ADMIN_PASSWORD)
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await page.goto('/ui/admin/configuration/security/general')
+  const policy = page.getByRole('region', { name: 'Password policy' })
+  await policy.getByRole('textbox', { name: 'Passwords expire after (days)' }).fill('30')
+  await policy.getByRole('button', { name: 'Save' }).click()
+  await expect
+    .poll(async () => (await (await request.get('/ui/api/v1/ui/admin/security/passwordPolicy', { headers })).json()).expiryDays)
+    .toBe(30)
+  await page.goto('/ui/logout')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   // The password was last set 31 days ago: moved back in the server's own database.
   const db = new SQLite(path.join(process.env.TROVE_E2E_DATA_DIR ?? '', 'server-2', 'trove.db'))
   try {
@@ -83,6 +92,13 @@ test('an expired password: sign-in opens the change-password screen with the use
     await signInWith(page, 'e2e-old', 'old-password-1')
     await expect(page).toHaveURL(/\/ui\/login\/change-password\/e2e-old$/)
     await expect(page.getByText('The password of e2e-old has expired: choose a new one.')).toBeVisible()
+    // Shell §8, change password failure: the server's answer is shown and the screen stays.
+    await page.getByLabel('Current password').fill('not-the-old-password')
+    await page.getByLabel('New password', { exact: true }).fill('old-password-2')
+    await page.getByLabel('Confirm new password').fill('old-password-2')
+    await page.getByRole('button', { name: 'Change password and sign in' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Incorrect user name or password')
+    await expect(page).toHaveURL(/\/ui\/login\/change-password\/e2e-old$/)
     await page.getByLabel('Current password').fill('old-password-1')
     await page.getByLabel('New password', { exact: true }).fill('old-password-2')
     await page.getByLabel('Confirm new password').fill('old-password-2')
@@ -113,18 +129,26 @@ test('forgot password: the mailed link sets a new password and signs in', async 
         })
       ).ok(),
     ).toBe(true)
-    const mail = await request.put('/ui/api/v1/ui/admin/configuration/mail', {
-      headers,
-      data: {
-        enabled: true,
-        host: '127.0.0.1',
-        port: smtp.port,
-        secure: false,
-        from: 'trove@example.com',
-        baseUrl: ACCOUNTS_URL,
-      },
-    })
-    expect(mail.ok()).toBe(true)
+    // Shell §8, forgot password failure: with no mail server yet, the server's answer is shown.
+    await page.goto('/ui/login/forgot-password')
+    await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+    await page.getByRole('button', { name: 'Send reset link' }).click()
+    await expect(page.getByRole('alert')).toHaveText("Email wasn't sent: no mail server is configured")
+
+    // The admin sets the mail server on the General Settings screen.
+    await signInWith(page, 'admin', ADMIN_PASSWORD)
+    await expect(page).toHaveURL(ADMIN_LANDING)
+    await page.goto('/ui/admin/configuration/general')
+    const mail = page.getByRole('form', { name: 'Mail server' })
+    await mail.getByRole('switch', { name: 'Send mail' }).check({ force: true })
+    await mail.getByRole('textbox', { name: 'Host' }).fill('127.0.0.1')
+    await mail.getByRole('textbox', { name: 'Port' }).fill(String(smtp.port))
+    await mail.getByRole('textbox', { name: 'From' }).fill('trove@example.com')
+    await mail.getByRole('textbox', { name: 'Base URL for links in mails' }).fill(ACCOUNTS_URL)
+    await mail.getByRole('button', { name: 'Save mail server' }).click()
+    await expect(page.getByText('Mail server saved')).toBeVisible()
+    await page.goto('/ui/logout')
+    await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
 
     await page.goto('/ui/login')
     await page.getByRole('link', { name: 'Forgot password?' }).click()

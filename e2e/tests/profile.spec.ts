@@ -46,4 +46,22 @@ test('the profile: e-mail, API key and access tokens, after giving the password 
   expect((await request.get('/ui/api/v1/ui/userIdentifyToken', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
     401,
   )
+
+  // A read-only token: listed with its scope; it reads, and changes nothing even for an admin.
+  await page.getByLabel('Description').fill('e2e reads')
+  await page.getByLabel('Scope').selectOption({ label: 'Read only' })
+  await page.getByRole('button', { name: 'Create token' }).click()
+  const readToken = (await page.getByTestId('new-token').textContent()) ?? ''
+  expect(readToken).not.toBe(token)
+  await expect(table.getByRole('row', { name: /e2e reads/ })).toContainText('Read only')
+  const asReader = { authorization: `Bearer ${readToken}` }
+  expect((await request.get('/ui/api/v1/ui/admin/users', { headers: asReader })).status()).toBe(200)
+  const refused = await request.post('/ui/api/v1/ui/admin/users', {
+    headers: asReader,
+    data: { name: 'e2e-never', password: 'never-password' },
+  })
+  expect(refused.status()).toBe(403)
+  expect((await refused.json()).errors[0].message).toBe('This token may not change anything here: its scope is read')
+  await page.getByRole('button', { name: 'Revoke e2e reads' }).click()
+  await expect(table.getByText('e2e reads')).toHaveCount(0)
 })

@@ -194,3 +194,51 @@ test('SAML: an admin sets up the identity provider; a user signs in with a signe
     await samlIdp.close()
   }
 })
+
+test('the login screen as the admin sets it: single sign-on first, and a notice closed once unless permanent', async ({
+  page,
+  browser,
+}) => {
+  await signInAsAdmin(page)
+  await page.goto('/ui/admin/configuration/security/oauth')
+  const form = page.getByRole('region', { name: 'Login screen' })
+  await form.getByRole('switch', { name: 'Single sign-on first' }).check({ force: true })
+  await form.getByRole('switch', { name: 'Show a notice on the login screen' }).check({ force: true })
+  await form.getByRole('textbox', { name: 'Notice title' }).fill('E2E maintenance')
+  await form.getByRole('textbox', { name: 'Notice text' }).fill('Down on Sunday')
+  await form.getByRole('button', { name: 'Save login screen' }).click()
+  await expect(form.getByRole('status')).toHaveText('Saved')
+
+  const visitorContext = await browser.newContext()
+  const visitor = await visitorContext.newPage()
+  try {
+    await visitor.goto('/ui/login')
+    // Shell §4.4: the notice is shown; once closed, this browser does not see it again.
+    const notice = visitor.getByRole('dialog', { name: 'E2E maintenance' })
+    await expect(notice).toContainText('Down on Sunday')
+    await visitor.keyboard.press('Escape')
+    await expect(notice).toHaveCount(0)
+    // The external view mode: providers first, the password form on demand.
+    await expect(visitor.getByRole('link', { name: 'Sign in with corp' })).toBeVisible()
+    await expect(visitor.getByRole('button', { name: 'Log In' })).toHaveCount(0)
+    await visitor.reload()
+    await expect(visitor.getByRole('link', { name: 'Sign in with corp' })).toBeVisible()
+    await expect(visitor.getByRole('dialog')).toHaveCount(0)
+    await visitor.getByRole('button', { name: 'Sign in with a Trove account' }).click()
+    await expect(visitor.getByRole('button', { name: 'Log In' })).toBeVisible()
+
+    // A permanent notice is shown at every visit, even where it was closed before.
+    await form.getByRole('switch', { name: 'Permanent (shown at every visit, even after it was closed)' }).check({ force: true })
+    await form.getByRole('button', { name: 'Save login screen' }).click()
+    await expect(form.getByRole('status')).toHaveText('Saved')
+    await visitor.reload()
+    await expect(notice).toContainText('Down on Sunday')
+  } finally {
+    await visitorContext.close()
+    // Back to the password form first, without a notice.
+    await form.getByRole('switch', { name: 'Single sign-on first' }).uncheck({ force: true })
+    await form.getByRole('switch', { name: 'Show a notice on the login screen' }).uncheck({ force: true })
+    await form.getByRole('button', { name: 'Save login screen' }).click()
+    await expect(form.getByRole('status')).toHaveText('Saved')
+  }
+})

@@ -15,7 +15,7 @@ import {
 } from 'fastify-type-provider-zod'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
-import { defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
+import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
 import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { type Db, openDb } from './core/db.js'
@@ -199,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes)
   const fctx: FormatContext = {
     ...ctx,
+    principal: csrfBoundSessions(ctx.principal),
     blobs,
     repos: new RepositoryService(db.kysely, ctx.secrets),
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),

@@ -31,6 +31,12 @@ export interface Principal {
   /** Set for sessions: mutating calls must echo it. */
   csrfToken?: string
   tokenId?: string
+  /**
+   * A token's scope when it is narrower than its owner's rights (absent means full): `deploy`
+   * holds read, annotate and deploy; `read` only read. Either changes nothing through a route
+   * with an access rule, and the authorizer caps its repository actions.
+   */
+  scope?: 'deploy' | 'read'
 }
 
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | null>
@@ -60,9 +66,32 @@ export function requireAccessRules(app: FastifyInstance): RouteOptions[] {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 export const CSRF_REFUSED = 'Missing or invalid CSRF token'
 export const ROUTE_REFUSED = 'You are not allowed to do this'
+export const SCOPE_REFUSED = 'This token may not change anything here: its scope is {scope}'
+/** Tells a refusal by a token's scope from other refusals. */
+export const SCOPE_REFUSED_CODE = 'TOKEN_SCOPE'
 /** Tells a refusal by a route's rule from a refusal by its handler. */
 export const ROUTE_REFUSED_CODE = 'ACCESS_RULE'
 export const AUTHENTICATION_REQUIRED_CODE = 'AUTHENTICATION_REQUIRED'
+
+/**
+ * The caller as handlers that decide by themselves on public routes (package formats, repository
+ * paths) see them: a browser session counts for a call that changes something only with its CSRF
+ * token. Without it the caller is anonymous, so a page on another site cannot deploy, upload or
+ * delete with the cookie the browser sends along. Tokens and passwords are unaffected.
+ */
+export function csrfBoundSessions(resolve: PrincipalResolver): PrincipalResolver {
+  return async (request) => {
+    const principal = await resolve(request)
+    if (
+      principal?.via === 'session' &&
+      !SAFE_METHODS.has(request.method) &&
+      request.headers[CSRF_HEADER] !== principal.csrfToken
+    ) {
+      return null
+    }
+    return principal
+  }
+}
 
 /**
  * Enforces each route's rule before its handler runs. A call that changes something on behalf of
@@ -84,6 +113,9 @@ export function enforceAccess(
       request.headers[CSRF_HEADER] !== principal.csrfToken
     ) {
       throw new HttpError(403, CSRF_REFUSED)
+    }
+    if (principal.scope && !SAFE_METHODS.has(request.method)) {
+      throw new HttpError(403, SCOPE_REFUSED.replace('{scope}', principal.scope), SCOPE_REFUSED_CODE)
     }
     if (access === 'admin' && !principal.admin) throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
     if (access === 'projectAdmin' && !principal.admin && !(await administersAProject(principal))) {

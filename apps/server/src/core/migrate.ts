@@ -5,6 +5,7 @@ import * as m0003 from '../../migrations/0003_mfa.js'
 import * as m0004 from '../../migrations/0004_password_flows.js'
 import * as m0005 from '../../migrations/0005_cli_login.js'
 import * as m0006 from '../../migrations/0006_invitations.js'
+import * as m0007 from '../../migrations/0007_token_scope.js'
 import * as m0010 from '../../migrations/0010_sso.js'
 import * as m0020 from '../../migrations/0020_access_control.js'
 import * as m0030 from '../../migrations/0030_repositories.js'
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0004_password_flows': m0004,
   '0005_cli_login': m0005,
   '0006_invitations': m0006,
+  '0007_token_scope': m0007,
   '0050_operations': m0050,
   '0010_sso': m0010,
   '0020_access_control': m0020,

@@ -202,6 +202,8 @@ export interface TokensTable {
   created_at: number
   expires_at: number | null
   last_used_at: number | null
+  /** Access tokens: full, deploy or read (what the token may do within its owner's rights). */
+  scope: Generated<'full' | 'deploy' | 'read'>
 }
 
 export interface SigninFailuresTable {

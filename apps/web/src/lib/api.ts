@@ -16,6 +16,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A call that got no answer at all (the network dropped it). It carries no message, so each
+ * screen shows its own fallback text (shell §8) rather than the browser's "Failed to fetch"; it is
+ * not an ApiError, so queries retry it as before.
+ */
+export class NoAnswerError extends Error {
+  constructor(cause: unknown) {
+    super('', { cause })
+    this.name = 'NoAnswerError'
+  }
+}
+
 interface Handlers {
   /** A call was refused for want of a session (401) */
   onUnauthorized?: (error: ApiError) => void
@@ -79,13 +91,19 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     const csrf = readCookie(CSRF_COOKIE)
     if (csrf) headers[CSRF_HEADER] = csrf
   }
-  const response = await fetch(url, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? undefined : raw ? (options.body as Blob) : JSON.stringify(options.body),
-    signal: options.signal,
-  })
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : raw ? (options.body as Blob) : JSON.stringify(options.body),
+      signal: options.signal,
+    })
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause
+    throw new NoAnswerError(cause)
+  }
   if (!response.ok) {
     const error = await errorFrom(response)
     if (!options.handleAuthErrors) {

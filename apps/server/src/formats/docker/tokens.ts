@@ -16,7 +16,16 @@ export class RegistryTokens {
   issue(principal: Principal | null, now = Date.now()): string {
     const body = Buffer.from(
       JSON.stringify({
-        p: principal ? { userId: principal.userId, name: principal.name, admin: principal.admin, realm: principal.realm } : null,
+        p: principal
+          ? {
+              userId: principal.userId,
+              name: principal.name,
+              admin: principal.admin,
+              realm: principal.realm,
+              // A token of narrower scope keeps it in the registry token it buys.
+              ...(principal.scope ? { scope: principal.scope } : {}),
+            }
+          : null,
         e: now + REGISTRY_TOKEN_TTL_S * 1000,
       }),
     ).toString('base64url')

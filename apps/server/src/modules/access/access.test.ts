@@ -99,7 +99,12 @@ describe('groups and permissions', () => {
 
     const group = await call('POST', `${ADMIN_API}/groups`, admin, { name: 'readers', members: ['bob'] })
     expect(group.statusCode).toBe(201)
-    expect((await call('POST', `${ADMIN_API}/groups`, admin, { name: 'readers' })).statusCode).toBe(409)
+    const dupGroup = await call('POST', `${ADMIN_API}/groups`, admin, { name: 'readers' })
+    expect(dupGroup.statusCode).toBe(409)
+    expect(dupGroup.json().errors[0].message).toBe('A group named readers already exists')
+    const badGroup = await call('POST', `${ADMIN_API}/groups`, admin, { name: 'no good!' })
+    expect(badGroup.statusCode).toBe(400)
+    expect(badGroup.json().errors[0].message).toContain(`body.name: ${Messages.invalidName}`)
 
     const created = await call('POST', `${ADMIN_API}/permissions`, admin, {
       name: 'libs',
@@ -210,6 +215,10 @@ describe('projects and roles', () => {
     expect(upper.json().errors[0].message).toContain(Messages.projectKeyLowercase)
     const long = await call('POST', `${ADMIN_API}/projects`, admin, { key: `a${'b'.repeat(128)}`, displayName: 'Long' })
     expect(long.statusCode).toBe(400)
+    expect(long.json().errors[0].message).toMatch(/body\.key/)
+    // The key length limit of shell §9 is 128: a key of exactly 128 characters is accepted.
+    const longest = await call('POST', `${ADMIN_API}/projects`, admin, { key: `a${'b'.repeat(127)}`, displayName: 'Longest' })
+    expect(longest.statusCode).toBe(201)
     const shop = await call('POST', `${ADMIN_API}/projects`, admin, { key: 'shop', displayName: 'Shop', storageQuotaBytes: 1e9 })
     expect(shop.statusCode).toBe(201)
     expect(shop.json()).toMatchObject({ key: 'shop', storageQuotaBytes: 1e9 })

@@ -11,6 +11,11 @@ export const ACCESS_VERSION_SETTING = 'access.version'
 const ACTIONS: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage']
 const BIT: Record<RepoAction, number> = { read: 1, annotate: 2, deploy: 4, delete: 8, manage: 16 }
 const ALL_BITS = 31
+/** What a token of narrower scope may do at most, whatever its owner holds. */
+const SCOPE_BITS: Record<NonNullable<Principal['scope']>, number> = {
+  deploy: BIT.read | BIT.annotate | BIT.deploy,
+  read: BIT.read,
+}
 
 export const actionsToMask = (actions: readonly string[]) => actions.reduce((mask, a) => mask | (BIT[a as RepoAction] ?? 0), 0)
 export const maskToActions = (mask: number) => ACTIONS.filter((a) => mask & BIT[a])
@@ -216,6 +221,11 @@ export class PermissionAuthorizer implements Authorizer {
   }
 
   private mask(s: Snapshot, principal: Principal | null, kind: Kind, name: string): number {
+    const held = this.heldMask(s, principal, kind, name)
+    return principal?.scope ? held & SCOPE_BITS[principal.scope] : held
+  }
+
+  private heldMask(s: Snapshot, principal: Principal | null, kind: Kind, name: string): number {
     if (principal && PermissionAuthorizer.isAdmin(s, principal)) return ALL_BITS
     if (!principal && !s.anonymous) return 0
     const cacheKey = `${principal ? principal.userId : 'a'}\0${kind}\0${name}`

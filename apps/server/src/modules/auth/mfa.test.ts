@@ -151,7 +151,14 @@ describe('enrolling from the profile', () => {
   it('turns MFA on for a signed-in user who was not required to', async () => {
     const dave = await signIn(t.fastify, 'dave', 'dave-password')
     const { secret } = (await enrollStart(dave)).json()
-    expect((await enrollConfirm(dave, code(secret))).statusCode).toBe(200)
-    expect((await login('dave')).user.mfaStatus).toBe('verify')
+    // One step of clock drift either side is allowed, two are not.
+    expect((await enrollConfirm(dave, code(secret, 2))).statusCode).toBe(401)
+    expect((await enrollConfirm(dave, code(secret, -2))).statusCode).toBe(401)
+    expect((await enrollConfirm(dave, code(secret, -1))).statusCode).toBe(200)
+    const next = await login('dave')
+    expect(next.user.mfaStatus).toBe('verify')
+    expect((await verify(next.session, code(secret, 2))).statusCode).toBe(401)
+    expect((await verify(next.session, code(secret, 1))).statusCode).toBe(200)
+    expect((await current(next.session)).json()).toMatchObject({ name: 'dave', anonymous: false })
   })
 })

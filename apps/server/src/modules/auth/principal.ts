@@ -104,6 +104,7 @@ export class CallerCache {
           realm: row.realm,
           via: 'token',
           tokenId: row.id,
+          ...(row.scope !== 'full' ? { scope: row.scope } : {}),
         },
         expiresAt: row.expires_at,
         loadedAt: now,

@@ -24,6 +24,7 @@ export async function insertToken(
     encrypted: string | null
     description: string | null
     expiresAt: number | null
+    scope?: TokenRow['scope']
   },
 ): Promise<TokenRow> {
   const row: TokenRow = {
@@ -36,6 +37,7 @@ export async function insertToken(
     created_at: Date.now(),
     expires_at: token.expiresAt,
     last_used_at: null,
+    scope: token.scope ?? 'full',
   }
   await db.insertInto('tokens').values(row).execute()
   return row
@@ -56,6 +58,7 @@ export function findLiveToken(
       'tokens.kind',
       'tokens.expires_at',
       'tokens.last_used_at',
+      'tokens.scope',
       'users.id as user_id',
       'users.name',
       'users.admin',

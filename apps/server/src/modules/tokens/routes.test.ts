@@ -1,7 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRepo } from '../../../test/clients.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
+import { SCOPE_REFUSED } from '../../core/access.js'
 import { hashPassword } from '../../core/passwords.js'
 import { insertUser } from '../users/repo.js'
 import { TOKEN_PATTERN } from './repo.js'
@@ -194,6 +196,120 @@ describe('callers cached by the node', () => {
     expect((await adminOnly()).statusCode).toBe(200)
     expect((await setAlice({ admin: false })).statusCode).toBe(200)
     expect((await adminOnly()).statusCode).toBe(403)
+  })
+})
+
+describe('the scope of an access token', () => {
+  const repoHeaders = (secret: string) => ({ authorization: `Bearer ${secret}` })
+  const deploy = (secret: string, repo: string, file: string) =>
+    t.fastify.inject({ method: 'PUT', url: `/artifactory/${repo}/${file}`, headers: repoHeaders(secret), payload: 'hello' })
+  const scoped = async (scope: string) => {
+    const res = await createToken(asSession(admin), 'admin', { expiresIn: 600, scope })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().scope).toBe(scope)
+    return res.json().access_token as string
+  }
+
+  beforeAll(async () => {
+    await createRepo(t.fastify, admin, 'scope-local', { rclass: 'local', packageType: 'generic' })
+    await createRepo(t.fastify, admin, 'scope-docker', { rclass: 'local', packageType: 'docker' })
+  })
+
+  it('is full by default, shown in the list, and a bad one is refused naming the field', async () => {
+    const { token_id, scope } = (await createToken(asSession(admin))).json()
+    expect(scope).toBe('full')
+    const readId = (await createToken(asSession(admin), 'admin', { expiresIn: 600, scope: 'read' })).json().token_id
+    const list = (await listTokens(asSession(admin))).json() as { id: string; scope: string }[]
+    expect(list.find((tk) => tk.id === token_id)?.scope).toBe('full')
+    expect(list.find((tk) => tk.id === readId)?.scope).toBe('read')
+    const bad = await createToken(asSession(admin), 'admin', { expiresIn: 600, scope: 'everything' })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().errors[0].message).toMatch(/body\.scope/)
+  })
+
+  it('read: reads what the owner may read and changes nothing, not even to buy a wider token', async () => {
+    const full = await scoped('full')
+    expect((await deploy(full, 'scope-local', 'a.txt')).statusCode).toBe(201)
+    const read = await scoped('read')
+    const got = await t.fastify.inject({ method: 'GET', url: '/artifactory/scope-local/a.txt', headers: repoHeaders(read) })
+    expect(got.statusCode).toBe(200)
+    expect(got.body).toBe('hello')
+    expect((await deploy(read, 'scope-local', 'b.txt')).statusCode).toBe(403)
+    const actions = await t.fastify.inject({
+      method: 'GET',
+      url: '/ui/api/v1/ui/access/repositories/scope-local/actions',
+      headers: repoHeaders(read),
+    })
+    expect(actions.json().actions).toEqual(['read'])
+    // The owner is an admin: the token reads admin screens but changes nothing there or on the account.
+    expect(
+      (await t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/admin/users', headers: repoHeaders(read) })).statusCode,
+    ).toBe(200)
+    const newUser = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/admin/users',
+      headers: repoHeaders(read),
+      payload: { name: 'scope-user', password: 'scope-password' },
+    })
+    expect(newUser.statusCode).toBe(403)
+    expect(newUser.json().errors[0].message).toBe(SCOPE_REFUSED.replace('{scope}', 'read'))
+    const wider = await createToken(repoHeaders(read), 'admin', { expiresIn: 600, scope: 'full' })
+    expect(wider.statusCode).toBe(403)
+    const key = await t.fastify.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/userApiKey',
+      headers: { authorization: `Bearer ${read}` },
+    })
+    expect(key.statusCode).toBe(403)
+  })
+
+  it('deploy: reads and deploys, but neither overwrites, deletes nor manages', async () => {
+    const token = await scoped('deploy')
+    expect((await deploy(token, 'scope-local', 'c.txt')).statusCode).toBe(201)
+    // Overwriting needs delete/overwrite.
+    const again = await deploy(token, 'scope-local', 'c.txt')
+    expect(again.statusCode).toBe(409)
+    expect(again.json().errors[0].message).toMatch(/needs the delete permission/)
+    const removed = await t.fastify.inject({
+      method: 'DELETE',
+      url: '/artifactory/scope-local/c.txt',
+      headers: repoHeaders(token),
+    })
+    expect(removed.statusCode).toBe(403)
+    const actions = await t.fastify.inject({
+      method: 'GET',
+      url: '/ui/api/v1/ui/access/repositories/scope-local/actions',
+      headers: repoHeaders(token),
+    })
+    expect(actions.json().actions).toEqual(['read', 'annotate', 'deploy'])
+  })
+
+  it('stays with the registry token a Docker client buys with it', async () => {
+    const pushStatus = async (secret: string) => {
+      const issued = await t.fastify.inject({
+        method: 'GET',
+        url: '/v2/token?service=trove&scope=repository:scope-docker/hello:pull,push',
+        headers: { authorization: basic('admin', secret) },
+      })
+      expect(issued.statusCode).toBe(200)
+      const bearer = issued.json().token as string
+      const pull = await t.fastify.inject({
+        method: 'GET',
+        url: '/v2/scope-docker/hello/tags/list',
+        headers: { authorization: `Bearer ${bearer}` },
+      })
+      expect(pull.statusCode).not.toBe(401)
+      expect(pull.statusCode).not.toBe(403)
+      const started = await t.fastify.inject({
+        method: 'POST',
+        url: '/v2/scope-docker/hello/blobs/uploads/',
+        headers: { authorization: `Bearer ${bearer}` },
+      })
+      return started.statusCode
+    }
+    expect(await pushStatus(await scoped('full'))).toBe(202)
+    expect(await pushStatus(await scoped('deploy'))).toBe(202)
+    expect([401, 403]).toContain(await pushStatus(await scoped('read')))
   })
 })
 

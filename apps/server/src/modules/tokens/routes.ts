@@ -33,7 +33,7 @@ export const tokenRoutes =
       },
       async (request) => {
         const created = await createAccessToken(db, await caller(request), { name: request.params.name, ...request.body })
-        request.log.info({ tokenId: created.token_id, owner: created.username }, 'access token created')
+        request.log.info({ tokenId: created.token_id, owner: created.username, scope: created.scope }, 'access token created')
         return created
       },
     )
@@ -51,6 +51,7 @@ export const tokenRoutes =
           createdAt: t.created_at,
           expiresAt: t.expires_at,
           lastUsedAt: t.last_used_at,
+          scope: t.scope,
         })),
     )
 

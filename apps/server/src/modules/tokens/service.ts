@@ -1,4 +1,4 @@
-import type { AccessTokenCreated } from '@trove/contracts/tokens'
+import type { AccessTokenCreated, TokenScope } from '@trove/contracts/tokens'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
@@ -17,7 +17,7 @@ export const REAUTH_REQUIRED = 'Enter your password again to manage your API key
 export async function createAccessToken(
   db: Kysely<Database>,
   caller: Principal,
-  input: { name: string; expiresIn: number; description?: string | undefined },
+  input: { name: string; expiresIn: number; description?: string | undefined; scope?: TokenScope | undefined },
 ): Promise<AccessTokenCreated> {
   if (caller.name.toLowerCase() !== input.name.toLowerCase() && !caller.admin) {
     throw forbidden('Only an administrator can create tokens for another user')
@@ -32,8 +32,16 @@ export async function createAccessToken(
     encrypted: null,
     description: input.description ?? null,
     expiresAt: Date.now() + input.expiresIn * 1000,
+    scope: input.scope ?? 'full',
   })
-  return { token_id: row.id, access_token: secret, expires_in: input.expiresIn, token_type: 'Bearer', username: owner.name }
+  return {
+    token_id: row.id,
+    access_token: secret,
+    expires_in: input.expiresIn,
+    token_type: 'Bearer',
+    username: owner.name,
+    scope: input.scope ?? 'full',
+  }
 }
 
 /**

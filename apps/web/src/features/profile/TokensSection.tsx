@@ -1,5 +1,6 @@
 import { Alert, Button, Code, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { Messages } from '@trove/contracts/messages'
+import type { TokenScope } from '@trove/contracts/tokens'
 import { useState } from 'react'
 import { useCreateToken, useRevokeToken, useTokens } from './api/tokens'
 
@@ -9,6 +10,12 @@ const LIFETIMES = [
   { value: String(30 * 24 * 60 * 60), label: '30 days' },
   { value: String(365 * 24 * 60 * 60), label: '1 year' },
 ]
+const SCOPES = [
+  { value: 'full', label: 'Everything I may do' },
+  { value: 'deploy', label: 'Read and deploy' },
+  { value: 'read', label: 'Read only' },
+]
+const scopeLabel = (scope: string) => SCOPES.find((s) => s.value === scope)?.label ?? scope
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : '—')
 
 /** Access tokens: made here, shown once, listed without their secrets, revoked. */
@@ -18,6 +25,7 @@ export function TokensSection({ userName }: { userName: string }) {
   const revoke = useRevokeToken()
   const [description, setDescription] = useState('')
   const [lifetime, setLifetime] = useState(LIFETIMES[2]?.value ?? '3600')
+  const [scope, setScope] = useState<TokenScope>('full')
   const error = create.error ?? revoke.error ?? tokens.error
   return (
     <Stack gap="xs">
@@ -37,8 +45,9 @@ export function TokensSection({ userName }: { userName: string }) {
           value={lifetime}
           onChange={(e) => setLifetime(e.currentTarget.value)}
         />
+        <NativeSelect label="Scope" data={SCOPES} value={scope} onChange={(e) => setScope(e.currentTarget.value as TokenScope)} />
         <Button
-          onClick={() => create.mutate({ user: userName, expiresIn: Number(lifetime), description })}
+          onClick={() => create.mutate({ user: userName, expiresIn: Number(lifetime), description, scope })}
           loading={create.isPending}
         >
           Create token
@@ -54,6 +63,7 @@ export function TokensSection({ userName }: { userName: string }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Description</Table.Th>
+              <Table.Th>Scope</Table.Th>
               <Table.Th>Created</Table.Th>
               <Table.Th>Expires</Table.Th>
               <Table.Th>Last used</Table.Th>
@@ -64,6 +74,7 @@ export function TokensSection({ userName }: { userName: string }) {
             {tokens.data.map((token) => (
               <Table.Tr key={token.id}>
                 <Table.Td>{token.description ?? token.id}</Table.Td>
+                <Table.Td>{scopeLabel(token.scope)}</Table.Td>
                 <Table.Td>{when(token.createdAt)}</Table.Td>
                 <Table.Td>{when(token.expiresAt)}</Table.Td>
                 <Table.Td>{when(token.lastUsedAt)}</Table.Td>

@@ -1,15 +1,25 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { AccessTokenCreated, TokenInfo } from '@trove/contracts/tokens'
+import type { AccessTokenCreated, TokenInfo, TokenScope } from '@trove/contracts/tokens'
 import { apiRequest } from '../../../lib/api'
 
 export const listTokens = () => apiRequest<TokenInfo[]>('/ui/userIdentifyToken')
 export const tokensQuery = () => queryOptions({ queryKey: ['profile', 'tokens'], queryFn: listTokens })
 export const useTokens = () => useQuery(tokensQuery())
 
-export const createToken = ({ user, expiresIn, description }: { user: string; expiresIn: number; description: string }) =>
+export const createToken = ({
+  user,
+  expiresIn,
+  description,
+  scope = 'full',
+}: {
+  user: string
+  expiresIn: number
+  description: string
+  scope?: TokenScope
+}) =>
   apiRequest<AccessTokenCreated>(`/ui/userIdentifyToken/${encodeURIComponent(user)}`, {
     method: 'POST',
-    body: { expiresIn, description: description || undefined },
+    body: { expiresIn, description: description || undefined, scope },
   })
 
 export const revokeToken = (id: string) =>
