@@ -108,7 +108,10 @@ export class BlobFileWriter extends Writable {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     const handle = this.handle
     this.handle = undefined
-    if (!handle) return callback(error)
+    if (!handle) {
+      callback(error)
+      return
+    }
     Promise.resolve(this.flushing)
       .catch(() => {})
       .then(() => handle.close())
