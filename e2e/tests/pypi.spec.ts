@@ -4,7 +4,7 @@ import { signInAsAdmin } from './signIn'
 test('an admin quick-creates the PyPI samples, and their simple index answers pip', async ({ page }) => {
   await signInAsAdmin(page)
   await page.goto('/ui/admin/repositories')
-  await page.getByLabel('Package type').selectOption('pypi')
+  await page.getByRole('main').getByLabel('Package type').selectOption('pypi')
   await page.getByLabel('Upstream URL of the remote (optional)').fill('https://pypi.example.invalid')
   await page.getByRole('button', { name: /^Create pypi-local, pypi-remote, pypi-virtual$/ }).click()
   await expect(page.getByRole('status')).toContainText('Created pypi-local, pypi-remote, pypi-virtual.')

@@ -6,7 +6,7 @@ test('an admin quick-creates the npm samples, makes, edits and deletes repositor
   await page.goto('/ui/admin/repositories')
   await expect(page.getByRole('heading', { name: 'Repositories', level: 1 })).toBeVisible()
 
-  await page.getByLabel('Package type').selectOption('npm')
+  await page.getByRole('main').getByLabel('Package type').selectOption('npm')
   await page.getByRole('button', { name: /^Create npm-local, npm-virtual$/ }).click()
   await expect(page.getByRole('status')).toContainText('Created npm-local, npm-virtual.')
   const table = page.getByRole('table', { name: 'Repositories' })
@@ -15,7 +15,7 @@ test('an admin quick-creates the npm samples, makes, edits and deletes repositor
 
   await page.getByRole('button', { name: 'New Local Repository' }).click()
   await expect(page).toHaveURL(/\/ui\/admin\/repositories\/local\/new$/)
-  await page.getByLabel('Package type').selectOption('generic')
+  await page.getByRole('main').getByLabel('Package type').selectOption('generic')
   await page.getByRole('textbox', { name: 'Repository key' }).fill('bad key!')
   await page.getByRole('button', { name: 'Create' }).click()
   await expect(page.getByText('Name can only contain alphanumeric characters, dashes and periods')).toBeVisible()

@@ -53,6 +53,14 @@ async function checkScreen(page: Page, path: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(
     true,
   )
+  // The top bar fits too: nothing in it is pushed past the right edge (the header clips, so it never scrolls).
+  const header = page.getByRole('banner')
+  if (await header.count()) {
+    const overflow = await header.evaluate((el) =>
+      [...el.querySelectorAll('*')].some((child) => child.getBoundingClientRect().right > window.innerWidth + 1),
+    )
+    expect(overflow, `${path}: the top bar runs past the right edge`).toBe(false)
+  }
 }
 
 test('the public screens on a 1024 px laptop', async ({ page }) => {

@@ -47,11 +47,11 @@ export function AuditPage() {
               <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
               <Table.Td>{e.actor}</Table.Td>
               <Table.Td>{e.action}</Table.Td>
-              <Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
                 {e.targetType} {e.targetName}
               </Table.Td>
               <Table.Td>
-                <Code>{JSON.stringify(e.details).slice(0, 160)}</Code>
+                <Code style={{ overflowWrap: 'anywhere' }}>{JSON.stringify(e.details).slice(0, 160)}</Code>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -93,11 +93,13 @@ export function RepositoriesPage({ onNew, onEdit }: RepositoriesPageProps) {
                     </Button>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light">{CLASS_LABELS[rclass]}</Badge>
+                    <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+                      {CLASS_LABELS[rclass]}
+                    </Badge>
                   </Table.Td>
                   <Table.Td>{r.packageType}</Table.Td>
                   <Table.Td>
-                    <Text size="sm" ff="monospace">
+                    <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                       {r.url}
                     </Text>
                   </Table.Td>
