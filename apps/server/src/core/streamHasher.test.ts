@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
+import { HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
 
 const expected = (data: Buffer) => ({
   sha256: crypto.createHash('sha256').update(data).digest('hex'),
@@ -33,8 +33,8 @@ describe('stream hasher', () => {
   })
 
   it('hashes a large upload in the hashing threads, through several turns of its ring', async () => {
-    // Past the inline limit, over 4 turns of the 4 MB ring, ending in a partly filled slot.
-    const data = crypto.randomBytes(17 * 1024 * 1024 + 777)
+    // Past the inline limit, over two and a half turns of the ring, ending in a partly filled slot.
+    const data = crypto.randomBytes(Math.floor(2.5 * HASH_RING_BYTES) + 777)
     const hasher = new StreamHasher()
     await feed(hasher, data)
     expect(await hasher.digest()).toEqual(expected(data))

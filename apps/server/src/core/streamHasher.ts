@@ -15,10 +15,12 @@ type Algorithm = (typeof ALGORITHMS)[number]
  * manifests) are done at once, without a round trip to the hashing threads.
  */
 export const INLINE_HASH_BYTES = 1024 * 1024
-/** A larger upload goes to the hashing threads in slots of this size … */
-const SLOT_BYTES = 1024 * 1024
+/** A larger upload goes to the hashing threads in slots of this size (few messages per gigabyte) … */
+const SLOT_BYTES = 4 * 1024 * 1024
 /** … through a ring of this many slots per upload; the sender waits when all are being hashed. */
 const SLOTS = 4
+/** The memory a large upload's ring takes while it streams. */
+export const HASH_RING_BYTES = SLOTS * SLOT_BYTES
 
 /**
  * One hashing thread per algorithm. Each keeps the running hashes of every upload it serves (by
@@ -167,7 +169,7 @@ export class StreamHasher {
   }
 
   private start(): void {
-    this.ring = Buffer.from(new SharedArrayBuffer(SLOTS * SLOT_BYTES))
+    this.ring = Buffer.from(new SharedArrayBuffer(HASH_RING_BYTES))
     this.id = threads.register(this)
     for (const algorithm of ALGORITHMS) threads.post(algorithm, { op: 'open', id: this.id, ring: this.ring.buffer })
   }

@@ -332,7 +332,7 @@ describe('docker/oci registry', () => {
   })
 
   it('hashes a large chunked upload in the hashing threads, records its checksums, and drops an upload cut off midway', async () => {
-    // 5 MB in three chunks: past the size hashed in the server's own thread, across several slots.
+    // 5 MB in three chunks: past the size hashed in the server's own thread, over more than one slot.
     const data = crypto.randomBytes(5 * 1024 * 1024 + 1234)
     const start = await http('POST', '/v2/docker-local/big/blobs/uploads/')
     let location = start.headers.get('location') as string
