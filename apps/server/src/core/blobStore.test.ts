@@ -48,6 +48,30 @@ describe('blob store', () => {
     expect(tmpFiles()).toEqual([])
   })
 
+  it('hashes large uploads in the hashing threads; one that breaks off or passes the limit keeps nothing', async () => {
+    const large = new BlobStore(t.dataDir, t.app.db.kysely, 8 * 1024 * 1024)
+    const data = crypto.randomBytes(6 * 1024 * 1024 + 5)
+    const chunks = (buf: Buffer, size: number) =>
+      Array.from({ length: Math.ceil(buf.length / size) }, (_, i) => buf.subarray(i * size, (i + 1) * size))
+    const info = await large.put(Readable.from(chunks(data, 65536)))
+    expect(info).toEqual({ sha256: sha('sha256', data), sha1: sha('sha1', data), md5: sha('md5', data), size: data.length })
+    expect(fs.readFileSync(large.pathOf(info.sha256)).equals(data)).toBe(true)
+
+    const other = crypto.randomBytes(5 * 1024 * 1024)
+    async function* breaksOff() {
+      yield* chunks(other.subarray(0, 3 * 1024 * 1024), 65536)
+      throw new Error('connection reset')
+    }
+    await expect(large.put(Readable.from(breaksOff()))).rejects.toThrow('connection reset')
+    const tooBig = Buffer.concat([other, other])
+    await expect(large.put(Readable.from(chunks(tooBig, 1 << 20)))).rejects.toMatchObject({ status: 413 })
+    await expect(large.put(Readable.from(chunks(other, 65536)), { sha256: sha('sha256', 'x') })).rejects.toMatchObject({
+      status: 400,
+    })
+    for (const content of [other, tooBig]) expect(fs.existsSync(large.pathOf(sha('sha256', content)))).toBe(false)
+    expect(tmpFiles()).toEqual([])
+  })
+
   it('frees only blobs that nothing references, after the grace period', async () => {
     const db = t.app.db.kysely
     const kept = await store.put('referenced')

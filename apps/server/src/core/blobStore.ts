@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
 import { HttpError } from './errors.js'
 import type { Database } from './schema.js'
+import { StreamHasher } from './streamHasher.js'
 
 export interface BlobInfo {
   sha256: string
@@ -122,6 +123,33 @@ export class BlobFileWriter extends Writable {
   }
 }
 
+/** Flushes a file's data to disk. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * A pass-through that hashes what flows on to the file. `count` sees each chunk's size and returns
+ * an error to stop the upload (size limits). It holds the sender back while the hashing threads
+ * are behind.
+ */
+export function hashingStream(hasher: StreamHasher, count: (bytes: number) => Error | undefined): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const refused = count(chunk.length)
+      if (refused) return done(refused)
+      const wait = hasher.update(chunk)
+      if (wait) wait.then(() => done(null, chunk), done)
+      else done(null, chunk)
+    },
+  })
+}
+
 /** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
 export class ChecksumMismatch extends HttpError {
   constructor(which: string, expected: string, actual: string) {
@@ -168,35 +196,25 @@ export class BlobStore {
   async put(source: Readable | Buffer | string, expected: Expected = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
     const tmpFile = this.tempFile()
-    const h256 = crypto.createHash('sha256')
-    const h1 = crypto.createHash('sha1')
-    const h5 = crypto.createHash('md5')
-    let size = 0
+    const hasher = new StreamHasher()
     const limit = this.maxBytes
-    const hasher = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length
-        if (size > limit) return done(new HttpError(413, `The upload is larger than the limit of ${limit} bytes`))
-        h256.update(chunk)
-        h1.update(chunk)
-        h5.update(chunk)
-        done(null, chunk)
-      },
-    })
+    let size = 0
+    let info: BlobInfo
     try {
-      await pipeline(input, hasher, new BlobFileWriter(tmpFile, 'wx'))
-      // fsync through a second descriptor: it flushes the file's data all the same.
-      const handle = await fs.promises.open(tmpFile, 'r+')
-      try {
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
+      const counted = hashingStream(hasher, (bytes) => {
+        size += bytes
+        return size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined
+      })
+      await pipeline(input, counted, new BlobFileWriter(tmpFile, 'wx'))
+      // fsync (through a second descriptor: it flushes the file's data all the same) while the
+      // hashing threads finish.
+      const [digests] = await Promise.all([hasher.digest(), syncFile(tmpFile)])
+      info = { ...digests, size }
     } catch (error) {
+      hasher.dispose()
       await fs.promises.rm(tmpFile, { force: true })
       throw error
     }
-    const info: BlobInfo = { sha256: h256.digest('hex'), sha1: h1.digest('hex'), md5: h5.digest('hex'), size }
     await this.keep(tmpFile, info, expected)
     return info
   }
@@ -212,12 +230,7 @@ export class BlobStore {
    */
   async adopt(tmpFile: string, info: BlobInfo, expected: Expected = {}): Promise<BlobInfo> {
     try {
-      const handle = await fs.promises.open(tmpFile, 'r+')
-      try {
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
+      await syncFile(tmpFile)
     } catch (error) {
       await fs.promises.rm(tmpFile, { force: true })
       throw error

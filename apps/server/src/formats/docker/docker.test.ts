@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import http_ from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
@@ -328,6 +329,64 @@ describe('docker/oci registry', () => {
     const unknown = await http('GET', `/v2/docker-local/raw/blobs/sha256:${sha256(mono)}`)
     expect(unknown.status).toBe(404)
     expect(await codeOf(unknown)).toBe('BLOB_UNKNOWN')
+  })
+
+  it('hashes a large chunked upload in the hashing threads, records its checksums, and drops an upload cut off midway', async () => {
+    // 5 MB in three chunks: past the size hashed in the server's own thread, over more than one slot.
+    const data = crypto.randomBytes(5 * 1024 * 1024 + 1234)
+    const start = await http('POST', '/v2/docker-local/big/blobs/uploads/')
+    let location = start.headers.get('location') as string
+    for (const [from, to] of [
+      [0, 700_000],
+      [700_000, 3_000_000],
+    ] as const) {
+      const res = await http('PATCH', location, data.subarray(from, to), { 'content-type': 'application/octet-stream' })
+      expect(res.status).toBe(202)
+      expect(res.headers.get('range')).toBe(`0-${to - 1}`)
+      location = res.headers.get('location') as string
+    }
+    const digest = `sha256:${sha256(data)}`
+    const done = await http('PUT', `${location}?digest=${digest}`, data.subarray(3_000_000), {
+      'content-type': 'application/octet-stream',
+    })
+    expect(done.status).toBe(201)
+    const row = await t.app.db.kysely.selectFrom('blobs').selectAll().where('sha256', '=', sha256(data)).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({
+      size: data.length,
+      sha1: crypto.createHash('sha1').update(data).digest('hex'),
+      md5: crypto.createHash('md5').update(data).digest('hex'),
+    })
+    const got = await http('GET', `/v2/docker-local/big/blobs/${digest}`)
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true)
+
+    // A monolithic push of the same size with a wrong digest: 400, nothing kept.
+    const other = crypto.randomBytes(3 * 1024 * 1024)
+    const wrong = await http('POST', `/v2/docker-local/big/blobs/uploads/?digest=sha256:${sha256('x')}`, other, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(wrong.status).toBe(400)
+    expect(await codeOf(wrong)).toBe('DIGEST_INVALID')
+    expect((await http('HEAD', `/v2/docker-local/big/blobs/sha256:${sha256(other)}`)).status).toBe(404)
+
+    // A chunk whose connection dies after 3 MB: the upload is unusable, and its temp file goes.
+    const cut = await http('POST', '/v2/docker-local/big/blobs/uploads/')
+    const cutLoc = cut.headers.get('location') as string
+    const tmpDir = path.join(t.dataDir, 'blobs', 'tmp')
+    const before = fs.readdirSync(tmpDir).length
+    await new Promise<void>((resolve) => {
+      const req = http_.request(`${base}${cutLoc}`, {
+        method: 'PATCH',
+        headers: { ...authHeader(), 'content-type': 'application/octet-stream', 'content-length': String(other.length) },
+      })
+      req.on('error', () => resolve())
+      req.write(other.subarray(0, 3 * 1024 * 1024 - 10), () => setTimeout(() => req.destroy(), 200))
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    const after = await http('PATCH', cutLoc, Buffer.from('more'), { 'content-type': 'application/octet-stream' })
+    expect(after.status).toBe(400)
+    expect(await codeOf(after)).toBe('BLOB_UPLOAD_INVALID')
+    expect((await http('GET', cutLoc)).status).toBe(404)
+    expect(fs.readdirSync(tmpDir).length).toBe(before - 1)
   })
 
   it('refuses manifests naming missing blobs, mounts across repositories, and keeps indexes of both families', async () => {

@@ -4,8 +4,9 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
-import { BlobFileWriter, type BlobInfo } from '../../core/blobStore.js'
+import { BlobFileWriter, type BlobInfo, hashingStream } from '../../core/blobStore.js'
 import type { RepoAction } from '../../core/permissions.js'
+import { StreamHasher } from '../../core/streamHasher.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
@@ -39,9 +40,8 @@ interface UploadSession {
   image: string
   file: string
   size: number
-  h256: crypto.Hash
-  h1: crypto.Hash
-  h5: crypto.Hash
+  /** The upload's sha256, sha1 and md5 so far (the hashing threads keep them for large ones). */
+  hasher: StreamHasher
   busy: boolean
   touched: number
 }
@@ -63,6 +63,7 @@ const dockerRoutes =
       for (const [id, s] of uploads) {
         if (!s.busy && Date.now() - s.touched > 24 * 3600_000) {
           uploads.delete(id)
+          s.hasher.dispose()
           fs.rm(s.file, { force: true }, () => {})
         }
       }
@@ -609,9 +610,7 @@ const dockerRoutes =
         image,
         file,
         size: 0,
-        h256: crypto.createHash('sha256'),
-        h1: crypto.createHash('sha1'),
-        h5: crypto.createHash('md5'),
+        hasher: new StreamHasher(),
         busy: false,
         touched: Date.now(),
       })
@@ -641,21 +640,17 @@ const dockerRoutes =
       session.busy = true
       const limit = fctx.blobs.maxBytes
       try {
-        const hasher = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            session.size += chunk.length
-            if (session.size > limit)
-              return done(new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`))
-            session.h256.update(chunk)
-            session.h1.update(chunk)
-            session.h5.update(chunk)
-            done(null, chunk)
-          },
+        const hasher = hashingStream(session.hasher, (bytes) => {
+          session.size += bytes
+          return session.size > limit
+            ? new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`)
+            : undefined
         })
         await pipeline(body, hasher, new BlobFileWriter(session.file, 'a'))
       } catch (error) {
         // A chunk that broke off leaves the upload unusable: its hashes saw part of it.
         session.size = Number.NaN
+        session.hasher.dispose()
         throw error
       } finally {
         session.busy = false
@@ -696,11 +691,12 @@ const dockerRoutes =
       checkRange(request, reply, session, id)
       if (request.body) await append(session, request.body as Readable)
       uploads.delete(id)
-      const info: BlobInfo = {
-        sha256: session.h256.digest('hex'),
-        sha1: session.h1.digest('hex'),
-        md5: session.h5.digest('hex'),
-        size: session.size,
+      let info: BlobInfo
+      try {
+        info = { ...(await session.hasher.digest()), size: session.size }
+      } catch (error) {
+        await fs.promises.rm(session.file, { force: true })
+        throw error
       }
       if (info.sha256 !== hex) {
         await fs.promises.rm(session.file, { force: true })
@@ -719,6 +715,7 @@ const dockerRoutes =
     async function cancelUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
       const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
       uploads.delete(id)
+      session.hasher.dispose()
       await fs.promises.rm(session.file, { force: true })
       return reply.code(204).send()
     }

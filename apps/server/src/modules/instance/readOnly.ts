@@ -16,9 +16,12 @@ export const READ_ONLY_CODE = 'READ_ONLY'
  * 'You cannot use this option in read-only mode' (403, code READ_ONLY), after its access rule.
  */
 export function enforceReadOnly(app: FastifyInstance, db: Kysely<Database>): void {
-  app.addHook('preHandler', async (request) => {
-    if (SAFE.has(request.method)) return
-    if (EXEMPT.some((re) => re.test(request.url))) return
-    if (await isReadOnly(db)) throw new HttpError(403, Messages.readOnlyMode, READ_ONLY_CODE)
+  // Reads pass synchronously, without a promise: this hook runs on every request.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (SAFE.has(request.method) || EXEMPT.some((re) => re.test(request.url))) return done()
+    isReadOnly(db).then(
+      (readOnly) => done(readOnly ? new HttpError(403, Messages.readOnlyMode, READ_ONLY_CODE) : undefined),
+      done,
+    )
   })
 }

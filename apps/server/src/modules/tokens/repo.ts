@@ -9,7 +9,8 @@ const PREFIX: Record<TokenKind, string> = { access: 'trove_at_', api_key: 'trove
 /** Secrets look like `trove_at_<43 chars>`: recognisable in a leak scan, and never confused with a password. */
 export const TOKEN_PATTERN = /^trove_(at|ak)_[A-Za-z0-9_-]{43}$/
 
-export const hashSecret = (secret: string) => crypto.createHash('sha256').update(secret).digest('hex')
+/** One-shot sha256 (no Hash object): it runs on every request that carries a token. */
+export const hashSecret = (secret: string) => crypto.hash('sha256', secret, 'hex')
 
 export function newSecret(kind: TokenKind): string {
   return `${PREFIX[kind]}${crypto.randomBytes(32).toString('base64url')}`

@@ -1,0 +1,79 @@
+import crypto from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
+
+const expected = (data: Buffer) => ({
+  sha256: crypto.createHash('sha256').update(data).digest('hex'),
+  sha1: crypto.createHash('sha1').update(data).digest('hex'),
+  md5: crypto.createHash('md5').update(data).digest('hex'),
+})
+
+/** Feeds `data` in chunks of irregular sizes, waiting whenever the hasher asks to. */
+async function feed(hasher: StreamHasher, data: Buffer, sizes = [65536, 1, 70001, 3, 1 << 20, 12345]) {
+  let at = 0
+  let i = 0
+  while (at < data.length) {
+    const n = Math.min(sizes[i++ % sizes.length] as number, data.length - at)
+    const wait = hasher.update(data.subarray(at, at + n))
+    if (wait) await wait
+    at += n
+  }
+}
+
+describe('stream hasher', () => {
+  it('hashes a small upload in this thread', async () => {
+    const data = crypto.randomBytes(100_000)
+    const hasher = new StreamHasher()
+    await feed(hasher, data)
+    expect(await hasher.digest()).toEqual(expected(data))
+  })
+
+  it('hashes an empty upload', async () => {
+    expect(await new StreamHasher().digest()).toEqual(expected(Buffer.alloc(0)))
+  })
+
+  it('hashes a large upload in the hashing threads, through several turns of its ring', async () => {
+    // Past the inline limit, over two and a half turns of the ring, ending in a partly filled slot.
+    const data = crypto.randomBytes(Math.floor(2.5 * HASH_RING_BYTES) + 777)
+    const hasher = new StreamHasher()
+    await feed(hasher, data)
+    expect(await hasher.digest()).toEqual(expected(data))
+  })
+
+  it('hashes an upload that just passes the inline limit', async () => {
+    const data = crypto.randomBytes(INLINE_HASH_BYTES + 1)
+    const hasher = new StreamHasher()
+    await feed(hasher, data, [INLINE_HASH_BYTES, 1])
+    expect(await hasher.digest()).toEqual(expected(data))
+  })
+
+  it('keeps uploads hashed at the same time apart', async () => {
+    const a = crypto.randomBytes(6 * 1024 * 1024)
+    const b = crypto.randomBytes(5 * 1024 * 1024 + 3)
+    const ha = new StreamHasher()
+    const hb = new StreamHasher()
+    await Promise.all([feed(ha, a), feed(hb, b, [4096, 999_999])])
+    const [da, db] = await Promise.all([ha.digest(), hb.digest()])
+    expect(da).toEqual(expected(a))
+    expect(db).toEqual(expected(b))
+  })
+
+  it('refuses more data and its digests once abandoned, and goes on serving other uploads', async () => {
+    const data = crypto.randomBytes(3 * 1024 * 1024)
+    const dropped = new StreamHasher()
+    await feed(dropped, data)
+    dropped.dispose()
+    await expect(dropped.update(Buffer.from('more')) as Promise<void>).rejects.toThrow(/abandoned/)
+    await expect(dropped.digest()).rejects.toThrow(/abandoned/)
+    const next = new StreamHasher()
+    await feed(next, data)
+    expect(await next.digest()).toEqual(expected(data))
+  })
+
+  it('gives its digests once', async () => {
+    const hasher = new StreamHasher()
+    hasher.update(Buffer.from('x'))
+    await hasher.digest()
+    await expect(hasher.digest()).rejects.toThrow(/already/)
+  })
+})
