@@ -531,17 +531,42 @@ license = {text = "BSD-3-Clause"}
     const query = '{ package(pkgid: "npm://trove-lib") { licenses { name source } operationalRisk { riskLevel } } }'
     const without = await gql({ query })
     expect(without.json()).toEqual({ data: { package: { licenses: null, operationalRisk: null } } })
-    const install = await t.fastify.inject({
-      method: 'PUT',
-      url: '/ui/api/v1/ui/admin/license',
-      headers: sessionHeaders(admin),
-      payload: { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough: null },
-    })
-    expect([200, 201, 204]).toContain(install.statusCode)
+    const install = (validThrough: number | null) =>
+      t.fastify.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/admin/license',
+        headers: sessionHeaders(admin),
+        payload: { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough },
+      })
+    expect((await install(null)).statusCode).toBe(200)
     const withLicense = await gql({ query })
     expect(withLicense.json()).toEqual({
       data: { package: { licenses: [{ name: 'MIT', source: 'declared' }], operationalRisk: null } },
     })
+    // A licence that runs out stops giving licences at its end, though the licence read is kept.
+    const validThrough = Date.now() + 1500
+    expect((await install(validThrough)).statusCode).toBe(200)
+    expect((await gql({ query })).json().data.package.licenses).toEqual([{ name: 'MIT', source: 'declared' }])
+    await new Promise((resolve) => setTimeout(resolve, validThrough - Date.now() + 50))
+    expect((await gql({ query })).json().data.package.licenses).toBeNull()
+    expect((await install(null)).statusCode).toBe(200)
+    expect((await gql({ query })).json().data.package.licenses).toEqual([{ name: 'MIT', source: 'declared' }])
+  })
+
+  it('shows a reader the packages of a repository created after their last query', async () => {
+    const ids = async () => (await packages({ filter: { package_type: '*' } }, reader)).edges.map((e) => e.node.id)
+    expect(await ids()).toEqual(['npm://@acme/util', 'docker://hello', 'npm://trove-lib'])
+    await createRepo(t.fastify, admin, 'npm-later', { rclass: 'local', packageType: 'npm' })
+    await grantRepos(t.fastify, admin, 'reader-later', { repos: ['npm-later'], user: 'reader', actions: ['read'] })
+    const host = `${base}/api/npm/npm-later/`.replace(/^http:/, '')
+    fs.writeFileSync(path.join(work, '.npmrc'), `registry=${base}/api/npm/npm-later/\n${host}:_authToken=${token}\n`)
+    await npmPublish(
+      writeFiles(path.join(work, 'later-1.0.0'), {
+        'package.json': JSON.stringify({ name: 'later-lib', version: '1.0.0' }),
+        'index.js': 'module.exports = 1\n',
+      }),
+    )
+    expect(await ids()).toEqual(['npm://@acme/util', 'docker://hello', 'npm://later-lib', 'npm://trove-lib'])
   })
 
   it('refuses bad queries with 400 in the error shape', async () => {
