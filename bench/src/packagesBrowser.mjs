@@ -89,6 +89,7 @@ export async function benchPackagesBrowser(row) {
     await page.getByRole('combobox', { name: 'Search packages' }).waitFor()
     // One warm-up run first (code chunks, caches).
     await typeToResults(page, prefixes[0])
+    const load = os.loadavg()[0].toFixed(1)
     const runs = []
     for (const prefix of prefixes.slice(1)) runs.push(await typeToResults(page, prefix))
     const ms = runs.map((r) => r.total)
@@ -107,7 +108,7 @@ export async function benchPackagesBrowser(row) {
       'ms p50',
       '< 300',
       p50 < 300,
-      `SQLite, ${label}; ${RUNS} prefixes of 9 characters, max ${Math.round(max)} ms; p50 parts: call sent ${part('sent')} ms after the last key (the pause after typing), call ${part('call')} ms, drawn ${part('drawn')} ms after`,
+      `SQLite, ${label}; load ${load}; ${RUNS} prefixes of 9 characters, max ${Math.round(max)} ms; p50 parts: call sent ${part('sent')} ms after the last key (the pause after typing), call ${part('call')} ms, drawn ${part('drawn')} ms after`,
     )
     await context.close()
   } finally {
