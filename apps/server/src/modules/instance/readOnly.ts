@@ -14,10 +14,12 @@ export const READ_ONLY_CODE = 'READ_ONLY'
 /**
  * Read-only mode (shell §8): every call that would change something is refused with
  * 'You cannot use this option in read-only mode' (403, code READ_ONLY), after its access rule.
+ * Routes that take a query in a POST body and change nothing say so (`config.reads`) and pass,
+ * without the mode being looked up.
  */
 export function enforceReadOnly(app: FastifyInstance, db: Kysely<Database>): void {
   app.addHook('preHandler', async (request) => {
-    if (SAFE.has(request.method)) return
+    if (SAFE.has(request.method) || request.routeOptions.config?.reads) return
     if (EXEMPT.some((re) => re.test(request.url))) return
     if (await isReadOnly(db)) throw new HttpError(403, Messages.readOnlyMode, READ_ONLY_CODE)
   })

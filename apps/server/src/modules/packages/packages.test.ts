@@ -690,6 +690,43 @@ license = {text = "BSD-3-Clause"}
     ])
   })
 
+  it('keeps browsing in read-only mode: the query POSTs are reads, a publish is refused', async () => {
+    const general = (readOnly: boolean) =>
+      t.fastify.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/generalConfig',
+        headers: sessionHeaders(admin),
+        payload: { serverName: '', baseUrl: '', readOnly },
+      })
+    expect((await general(true)).statusCode).toBe(200)
+    try {
+      expect(
+        (await packages({ filter: { package_type: '*', lowercase_name: 'trove-lib' } })).edges.map((e) => e.node.id),
+      ).toEqual(['npm://trove-lib'])
+      expect(await versionNames({ filter: { packageId: 'npm://trove-lib' }, first: 1 })).toEqual(['2.0.0'])
+      const query = await gql({ query: '{ package(pkgid: "npm://trove-lib") { name } }' })
+      expect(query.json()).toEqual({ data: { package: { name: 'trove-lib' } } })
+      const layers = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/views/dockerv2',
+        headers: sessionHeaders(admin),
+        payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
+      })
+      expect(layers.statusCode, layers.body).toBe(200)
+      const publish = await run('npm', ['publish'], {
+        cwd: writeFiles(path.join(work, 'readonly-1.0.0'), {
+          'package.json': JSON.stringify({ name: 'readonly-lib', version: '1.0.0' }),
+          'index.js': 'module.exports = 1\n',
+        }),
+        env: npmEnv(),
+      })
+      expect(publish.code).not.toBe(0)
+      expect(await versionNames({ filter: { packageId: 'npm://readonly-lib' } })).toEqual([])
+    } finally {
+      expect((await general(false)).statusCode).toBe(200)
+    }
+  })
+
   it('answers a repeated query from its cache until a client publishes, then shows the new version', async () => {
     const filter = { packageId: 'npm://trove-lib', ignorePreRelease: true }
     const before = await versionNames({ filter })
