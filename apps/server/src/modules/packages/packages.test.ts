@@ -101,6 +101,15 @@ describe('packages browser', () => {
   }
   const gql = (body: unknown, headers: Record<string, string> = sessionHeaders(admin)) =>
     t.fastify.inject({ method: 'POST', url: '/metadata/api/v1/query', headers, payload: body as object })
+  const adminPut = (url: string, payload: object) =>
+    t.fastify.inject({ method: 'PUT', url, headers: sessionHeaders(admin), payload })
+  const helloLayers = () =>
+    t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/views/dockerv2',
+      headers: sessionHeaders(admin),
+      payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
+    })
   const mds = (
     field: 'packages' | 'package' | 'versions',
     query: string,
@@ -447,12 +456,7 @@ license = {text = "BSD-3-Clause"}
   })
 
   it('shows docker layers from the stored manifest and config', async () => {
-    const res = await t.fastify.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/views/dockerv2',
-      headers: sessionHeaders(admin),
-      payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
-    })
+    const res = await helloLayers()
     expect(res.statusCode, res.body).toBe(200)
     const body = res.json()
     expect(body.tagInfo).toMatchObject({ title: 'hello:1.0', architecture: 'amd64', os: 'linux' })
@@ -532,12 +536,7 @@ license = {text = "BSD-3-Clause"}
     const without = await gql({ query })
     expect(without.json()).toEqual({ data: { package: { licenses: null, operationalRisk: null } } })
     const install = (validThrough: number | null) =>
-      t.fastify.inject({
-        method: 'PUT',
-        url: '/ui/api/v1/ui/admin/license',
-        headers: sessionHeaders(admin),
-        payload: { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough },
-      })
+      adminPut('/ui/api/v1/ui/admin/license', { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough })
     expect((await install(null)).statusCode).toBe(200)
     const withLicense = await gql({ query })
     expect(withLicense.json()).toEqual({
@@ -691,13 +690,7 @@ license = {text = "BSD-3-Clause"}
   })
 
   it('keeps browsing in read-only mode: the query POSTs are reads, a publish is refused', async () => {
-    const general = (readOnly: boolean) =>
-      t.fastify.inject({
-        method: 'PUT',
-        url: '/ui/api/v1/ui/generalConfig',
-        headers: sessionHeaders(admin),
-        payload: { serverName: '', baseUrl: '', readOnly },
-      })
+    const general = (readOnly: boolean) => adminPut('/ui/api/v1/ui/generalConfig', { serverName: '', baseUrl: '', readOnly })
     expect((await general(true)).statusCode).toBe(200)
     try {
       expect(
@@ -706,12 +699,7 @@ license = {text = "BSD-3-Clause"}
       expect(await versionNames({ filter: { packageId: 'npm://trove-lib' }, first: 1 })).toEqual(['2.0.0'])
       const query = await gql({ query: '{ package(pkgid: "npm://trove-lib") { name } }' })
       expect(query.json()).toEqual({ data: { package: { name: 'trove-lib' } } })
-      const layers = await t.fastify.inject({
-        method: 'POST',
-        url: '/ui/api/v1/ui/views/dockerv2',
-        headers: sessionHeaders(admin),
-        payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
-      })
+      const layers = await helloLayers()
       expect(layers.statusCode, layers.body).toBe(200)
       const publish = await run('npm', ['publish'], {
         cwd: writeFiles(path.join(work, 'readonly-1.0.0'), {
