@@ -3,13 +3,12 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { launchChromium } from './browser.mjs'
-import { seedPackages } from './packagesBrowserData.mjs'
+import { fillSqlite } from './packagesData.mjs'
 import { startServer } from './server.mjs'
 
 const serverRequire = createRequire(new URL('../../apps/server/package.json', import.meta.url))
 
 const PASSWORD = 'bench-admin-password'
-const PACKAGES = 100_000
 const RUNS = 15
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]
 
@@ -55,23 +54,16 @@ async function typeToResults(page, prefix) {
 }
 
 /**
- * A migrated SQLite database filled with the packages data set: the metadata API benchmark's own
- * (100,000 packages, 1,000,000 versions) when present, else 100,000 packages of one version each.
+ * A migrated SQLite database filled with the packages data set the metadata API benchmark uses
+ * (100,000 packages, 1,000,000 versions; packagesData.mjs).
  */
 async function preparedDataDir() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-browser-'))
   const first = await startServer({ TROVE_ADMIN_PASSWORD: PASSWORD, TROVE_DATA_DIR: dataDir })
   await first.stop()
-  const shared = await import('./packages.mjs').catch(() => null)
   const dbFile = path.join(dataDir, 'trove.db')
-  let label
-  if (shared?.fillSqlite) {
-    await shared.fillSqlite(dbFile)
-    label = '100,000 packages, 1,000,000 versions'
-  } else {
-    seedPackages(dataDir, PACKAGES)
-    label = '100,000 packages, 100,000 versions'
-  }
+  await fillSqlite(dbFile)
+  const label = '100,000 packages, 1,000,000 versions'
   // Prefixes of real names spread over the set, as a person would type them.
   const SQLite = serverRequire('better-sqlite3')
   const db = new SQLite(dbFile, { readonly: true })
@@ -97,6 +89,7 @@ export async function benchPackagesBrowser(row) {
     await page.getByRole('combobox', { name: 'Search packages' }).waitFor()
     // One warm-up run first (code chunks, caches).
     await typeToResults(page, prefixes[0])
+    const load = os.loadavg()[0].toFixed(1)
     const runs = []
     for (const prefix of prefixes.slice(1)) runs.push(await typeToResults(page, prefix))
     const ms = runs.map((r) => r.total)
@@ -115,7 +108,7 @@ export async function benchPackagesBrowser(row) {
       'ms p50',
       '< 300',
       p50 < 300,
-      `SQLite, ${label}; ${RUNS} prefixes of 9 characters, max ${Math.round(max)} ms; p50 parts: call sent ${part('sent')} ms after the last key (the pause after typing), call ${part('call')} ms, drawn ${part('drawn')} ms after`,
+      `SQLite, ${label}; load ${load}; ${RUNS} prefixes of 9 characters, max ${Math.round(max)} ms; p50 parts: call sent ${part('sent')} ms after the last key (the pause after typing), call ${part('call')} ms, drawn ${part('drawn')} ms after`,
     )
     await context.close()
   } finally {

@@ -87,7 +87,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('builds').execute()
   for (const index of [
     'package_versions_created',
-    'package_versions_name',
     'package_versions_semver',
     'packages_downloads_id',
     'packages_created_id',

@@ -17,6 +17,8 @@ export const ACCESS_RULES: readonly Access[] = ['public', 'user', 'projectAdmin'
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access
+    /** A POST that only reads (a query carried in its body): read-only mode lets it through. */
+    reads?: boolean
   }
 }
 

@@ -12,6 +12,7 @@ import * as m0030 from '../../migrations/0030_repositories.js'
 import * as m0050 from '../../migrations/0050_operations.js'
 import * as m0060 from '../../migrations/0060_shell.js'
 import * as m0070 from '../../migrations/0070_packages.js'
+import * as m0071 from '../../migrations/0071_package_versions_name.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0030_repositories': m0030,
   '0060_shell': m0060,
   '0070_packages': m0070,
+  '0071_package_versions_name': m0071,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

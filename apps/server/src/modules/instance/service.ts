@@ -50,7 +50,16 @@ export async function readFeatures(db: Db, config: Config): Promise<Features> {
 
 /** The installed licence; an expired one counts as none (N/A). */
 export async function readLicense(db: Db, now = Date.now()): Promise<License> {
-  const license = await getSetting<License>(db, LICENSE_SETTING, DEFAULT_LICENSE)
+  return licenseAt(await readStoredLicense(db), now)
+}
+
+/** The licence as stored, whether or not it has expired. */
+export function readStoredLicense(db: Db): Promise<License> {
+  return getSetting<License>(db, LICENSE_SETTING, DEFAULT_LICENSE)
+}
+
+/** A stored licence as it stands at `now`: once expired, none (N/A). */
+export function licenseAt(license: License, now = Date.now()): License {
   if (license.validThrough !== null && license.validThrough < now) return NO_LICENSE
   return license
 }

@@ -101,6 +101,15 @@ describe('packages browser', () => {
   }
   const gql = (body: unknown, headers: Record<string, string> = sessionHeaders(admin)) =>
     t.fastify.inject({ method: 'POST', url: '/metadata/api/v1/query', headers, payload: body as object })
+  const adminPut = (url: string, payload: object) =>
+    t.fastify.inject({ method: 'PUT', url, headers: sessionHeaders(admin), payload })
+  const helloLayers = () =>
+    t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/views/dockerv2',
+      headers: sessionHeaders(admin),
+      payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
+    })
   const mds = (
     field: 'packages' | 'package' | 'versions',
     query: string,
@@ -447,12 +456,7 @@ license = {text = "BSD-3-Clause"}
   })
 
   it('shows docker layers from the stored manifest and config', async () => {
-    const res = await t.fastify.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/views/dockerv2',
-      headers: sessionHeaders(admin),
-      payload: { repoKey: 'docker-local', path: 'hello/1.0/manifest.json', view: 'dockerv2' },
-    })
+    const res = await helloLayers()
     expect(res.statusCode, res.body).toBe(200)
     const body = res.json()
     expect(body.tagInfo).toMatchObject({ title: 'hello:1.0', architecture: 'amd64', os: 'linux' })
@@ -531,17 +535,37 @@ license = {text = "BSD-3-Clause"}
     const query = '{ package(pkgid: "npm://trove-lib") { licenses { name source } operationalRisk { riskLevel } } }'
     const without = await gql({ query })
     expect(without.json()).toEqual({ data: { package: { licenses: null, operationalRisk: null } } })
-    const install = await t.fastify.inject({
-      method: 'PUT',
-      url: '/ui/api/v1/ui/admin/license',
-      headers: sessionHeaders(admin),
-      payload: { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough: null },
-    })
-    expect([200, 201, 204]).toContain(install.statusCode)
+    const install = (validThrough: number | null) =>
+      adminPut('/ui/api/v1/ui/admin/license', { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough })
+    expect((await install(null)).statusCode).toBe(200)
     const withLicense = await gql({ query })
     expect(withLicense.json()).toEqual({
       data: { package: { licenses: [{ name: 'MIT', source: 'declared' }], operationalRisk: null } },
     })
+    // A licence that runs out stops giving licences at its end, though the licence read is kept.
+    const validThrough = Date.now() + 1500
+    expect((await install(validThrough)).statusCode).toBe(200)
+    expect((await gql({ query })).json().data.package.licenses).toEqual([{ name: 'MIT', source: 'declared' }])
+    await new Promise((resolve) => setTimeout(resolve, validThrough - Date.now() + 50))
+    expect((await gql({ query })).json().data.package.licenses).toBeNull()
+    expect((await install(null)).statusCode).toBe(200)
+    expect((await gql({ query })).json().data.package.licenses).toEqual([{ name: 'MIT', source: 'declared' }])
+  })
+
+  it('shows a reader the packages of a repository created after their last query', async () => {
+    const ids = async () => (await packages({ filter: { package_type: '*' } }, reader)).edges.map((e) => e.node.id)
+    expect(await ids()).toEqual(['npm://@acme/util', 'docker://hello', 'npm://trove-lib'])
+    await createRepo(t.fastify, admin, 'npm-later', { rclass: 'local', packageType: 'npm' })
+    await grantRepos(t.fastify, admin, 'reader-later', { repos: ['npm-later'], user: 'reader', actions: ['read'] })
+    const host = `${base}/api/npm/npm-later/`.replace(/^http:/, '')
+    fs.writeFileSync(path.join(work, '.npmrc'), `registry=${base}/api/npm/npm-later/\n${host}:_authToken=${token}\n`)
+    await npmPublish(
+      writeFiles(path.join(work, 'later-1.0.0'), {
+        'package.json': JSON.stringify({ name: 'later-lib', version: '1.0.0' }),
+        'index.js': 'module.exports = 1\n',
+      }),
+    )
+    expect(await ids()).toEqual(['npm://@acme/util', 'docker://hello', 'npm://later-lib', 'npm://trove-lib'])
   })
 
   it('refuses bad queries with 400 in the error shape', async () => {
@@ -663,6 +687,32 @@ license = {text = "BSD-3-Clause"}
       { name: 'app', number: '42' },
       { name: 'lib-release', number: '7' },
     ])
+  })
+
+  it('keeps browsing in read-only mode: the query POSTs are reads, a publish is refused', async () => {
+    const general = (readOnly: boolean) => adminPut('/ui/api/v1/ui/generalConfig', { serverName: '', baseUrl: '', readOnly })
+    expect((await general(true)).statusCode).toBe(200)
+    try {
+      expect(
+        (await packages({ filter: { package_type: '*', lowercase_name: 'trove-lib' } })).edges.map((e) => e.node.id),
+      ).toEqual(['npm://trove-lib'])
+      expect(await versionNames({ filter: { packageId: 'npm://trove-lib' }, first: 1 })).toEqual(['2.0.0'])
+      const query = await gql({ query: '{ package(pkgid: "npm://trove-lib") { name } }' })
+      expect(query.json()).toEqual({ data: { package: { name: 'trove-lib' } } })
+      const layers = await helloLayers()
+      expect(layers.statusCode, layers.body).toBe(200)
+      const publish = await run('npm', ['publish'], {
+        cwd: writeFiles(path.join(work, 'readonly-1.0.0'), {
+          'package.json': JSON.stringify({ name: 'readonly-lib', version: '1.0.0' }),
+          'index.js': 'module.exports = 1\n',
+        }),
+        env: npmEnv(),
+      })
+      expect(publish.code).not.toBe(0)
+      expect(await versionNames({ filter: { packageId: 'npm://readonly-lib' } })).toEqual([])
+    } finally {
+      expect((await general(false)).statusCode).toBe(200)
+    }
   })
 
   it('answers a repeated query from its cache until a client publishes, then shows the new version', async () => {

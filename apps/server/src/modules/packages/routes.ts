@@ -82,7 +82,8 @@ export const packagesRoutes =
     app.addHook('onRoute', (route) => {
       const url = String(route.url)
       if (!url.startsWith('/metadata/api/v1/')) return
-      route.config = { ...route.config, access: url.includes('/graphiql') ? 'admin' : 'public' }
+      // The schema has queries only: a POST to the query endpoint changes nothing.
+      route.config = { ...route.config, access: url.includes('/graphiql') ? 'admin' : 'public', reads: true }
     })
     await app.register(mercurius, {
       schema,
@@ -173,7 +174,7 @@ export const packagesRoutes =
       z$.post(
         `${CONSOLE}/mds/${field}`,
         {
-          config: { access: 'public' },
+          config: { access: 'public', reads: true },
           schema: {
             tags,
             summary: `Runs a metadata query that selects ${field} (the body carries the GraphQL document)`,
@@ -261,7 +262,7 @@ export const packagesRoutes =
     z$.post(
       `${CONSOLE}/ui/views/dockerv2`,
       {
-        config: { access: 'public' },
+        config: { access: 'public', reads: true },
         schema: {
           tags,
           summary: "An image tag's layers, from its stored manifest and config",

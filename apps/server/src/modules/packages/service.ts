@@ -12,11 +12,12 @@ import {
   type VersionOrder,
   versionIdOf,
 } from '@trove/contracts/packages'
-import { SECURITY_LICENSES } from '@trove/contracts/shell'
+import { type License, SECURITY_LICENSES } from '@trove/contracts/shell'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
+import type { Db } from '../../core/db.js'
 import { badRequest, notFound } from '../../core/errors.js'
-import { readLicense } from '../instance/service.js'
+import { licenseAt, readStoredLicense } from '../instance/service.js'
 import { AnswerCache } from './cache.js'
 import {
   type CursorValue,
@@ -87,11 +88,55 @@ function pageSize(first: number | null | undefined): number {
   return first
 }
 
+/**
+ * What every caller's view is made of besides the caller: the stored licence and the keys of the
+ * repositories that hold versions. Read once and kept until this node writes settings or
+ * repositories; a change made on another node is seen after `ttlMs`, as soon as the answers
+ * cached from it expire. A TTL of 0 reads them on every call.
+ */
+export class ViewerFacts {
+  private value: Promise<{ license: License; repoKeys: string[] }> | undefined
+  private at = 0
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs: number,
+  ) {
+    db.writes.on((tables) => {
+      if (tables.has('*') || tables.has('settings') || tables.has('repositories')) this.value = undefined
+    })
+  }
+
+  get(now = Date.now()): Promise<{ license: License; repoKeys: string[] }> {
+    if (this.value && now - this.at < this.ttlMs) return this.value
+    const value = this.read()
+    this.at = now
+    this.value = value
+    // A failure is not kept.
+    value.catch(() => {
+      if (this.value === value) this.value = undefined
+    })
+    return value
+  }
+
+  private async read() {
+    const kysely = this.db.kysely
+    const [license, repos] = await Promise.all([
+      readStoredLicense(kysely),
+      kysely.selectFrom('repositories').select('key').where('rclass', '!=', 'virtual').execute(),
+    ])
+    return { license, repoKeys: repos.map((r) => r.key) }
+  }
+}
+
 export class PackagesService {
   private readonly cache: AnswerCache
 
+  private readonly facts: ViewerFacts
+
   constructor(private readonly ctx: AppContext) {
     this.cache = new AnswerCache(ctx.config.repositories.packagesCacheMs)
+    this.facts = new ViewerFacts(ctx.db, ctx.config.repositories.packagesCacheMs)
   }
 
   /** Answers depend on the arguments, the fields asked for and what the caller may see. */
@@ -106,12 +151,11 @@ export class PackagesService {
 
   /** The repositories a caller may read (null: all) and the licence's gates on fields. */
   async viewer(principal: Principal | null): Promise<Viewer> {
-    const license = await readLicense(this.db)
+    const facts = await this.facts.get()
+    const license = licenseAt(facts.license)
     const base = { principal, licenses: SECURITY_LICENSES.includes(license.type), operationalRisk: false }
     if (principal?.admin) return { ...base, readable: null }
-    const keys = (await this.db.selectFrom('repositories').select('key').where('rclass', '!=', 'virtual').execute()).map(
-      (r) => r.key,
-    )
+    const keys = facts.repoKeys
     const readable = await this.ctx.authz.readableRepoKeys(principal, keys)
     return { ...base, readable: readable.length === keys.length ? null : readable }
   }
