@@ -57,7 +57,7 @@ async function checkScreen(page: Page, path: string) {
   const header = page.getByRole('banner')
   if (await header.count()) {
     const overflow = await header.evaluate((el) =>
-      [...el.querySelectorAll('*')].some((child) => child.getBoundingClientRect().right > window.innerWidth + 1),
+      Array.from(el.querySelectorAll('*')).some((child) => child.getBoundingClientRect().right > window.innerWidth + 1),
     )
     expect(overflow, `${path}: the top bar runs past the right edge`).toBe(false)
   }
