@@ -658,10 +658,11 @@ const dockerRoutes =
       }
     }
 
-    function checkRange(request: FastifyRequest, reply: FastifyReply, session: UploadSession, id: string) {
+    async function checkRange(request: FastifyRequest, reply: FastifyReply, session: UploadSession, id: string) {
       if (Number.isNaN(session.size)) {
+        // The answer leaves once the temp file is gone.
         uploads.delete(id)
-        fs.rm(session.file, { force: true }, () => {})
+        await fs.promises.rm(session.file, { force: true })
         throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
       }
       const range = request.headers['content-range']
@@ -678,7 +679,7 @@ const dockerRoutes =
 
     async function patchUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
       const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
-      checkRange(request, reply, session, id)
+      await checkRange(request, reply, session, id)
       if (request.body) await append(session, request.body as Readable)
       return uploadAccepted(reply, 202, session.repoKey, image, id, session.size)
     }
@@ -688,7 +689,7 @@ const dockerRoutes =
       const digest = (request.query as { digest?: string }).digest
       if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
       const hex = hexOf(digest)
-      checkRange(request, reply, session, id)
+      await checkRange(request, reply, session, id)
       if (request.body) await append(session, request.body as Readable)
       uploads.delete(id)
       let info: BlobInfo
