@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
+import { writeOciImage } from '../../apps/server/test/ociImage'
 import { signInAsAdmin } from './signIn'
 
 const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
@@ -181,59 +182,6 @@ test('a package published with npm is found by search, opened, and every tab sho
   fs.rmSync(work, { recursive: true, force: true })
 })
 
-/** An OCI image layout with one layer and its history, tagged `tag`, as skopeo reads it. */
-function ociLayout(dir: string, tag: string): string {
-  const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex')
-  fs.mkdirSync(path.join(dir, 'src'), { recursive: true })
-  fs.writeFileSync(path.join(dir, 'src', 'hello.txt'), `hello ${tag}\n`)
-  expect(spawnSync('tar', ['-C', path.join(dir, 'src'), '-cf', path.join(dir, 'layer.tar'), 'hello.txt']).status).toBe(0)
-  expect(spawnSync('gzip', ['-kn', path.join(dir, 'layer.tar')]).status).toBe(0)
-  const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
-  const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: 'amd64',
-      os: 'linux',
-      created: '2026-01-02T03:04:05Z',
-      config: {},
-      rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
-      history: [
-        { created: '2026-01-02T03:04:00Z', created_by: 'ENV A=1', empty_layer: true },
-        { created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' },
-      ],
-    }),
-  )
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: 'application/vnd.oci.image.manifest.v1+json',
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, size: config.length },
-      layers: [
-        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(layer)}`, size: layer.length },
-      ],
-    }),
-  )
-  const layout = path.join(dir, 'layout')
-  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true })
-  for (const blob of [layer, config, manifest]) fs.writeFileSync(path.join(layout, 'blobs', 'sha256', sha256(blob)), blob)
-  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }))
-  fs.writeFileSync(
-    path.join(layout, 'index.json'),
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: 'application/vnd.oci.image.manifest.v1+json',
-          digest: `sha256:${sha256(manifest)}`,
-          size: manifest.length,
-          annotations: { 'org.opencontainers.image.ref.name': tag },
-        },
-      ],
-    }),
-  )
-  return layout
-}
-
 test('an image pushed with skopeo opens on its Docker Layers tab, with its digest and layers', async ({ page, baseURL }) => {
   test.setTimeout(60_000)
   await signInAsAdmin(page)
@@ -247,7 +195,7 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
   ).access_token as string
   const image = `browse-image-${crypto.randomBytes(3).toString('hex')}`
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-oci-'))
-  const layout = ociLayout(work, '1.0')
+  const { layout } = writeOciImage(work, { content: 'hello 1.0\n', tag: '1.0' })
   const host = new URL(baseURL ?? '').host
   const pushed = spawnSync(
     'skopeo',

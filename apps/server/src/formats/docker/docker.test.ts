@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import http_ from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { writeOciImage } from '../../../test/ociImage.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import type { TagMetadata } from './index.js'
 import { MEDIA } from './manifest.js'
@@ -12,51 +13,13 @@ import { MEDIA } from './manifest.js'
 const codeOf = async (res: Response) => ((await res.json()) as { errors: { code: string }[] }).errors[0]?.code
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
-/** An image built here: one gzipped tar layer, its config, and an OCI image layout around them. */
+/** An image built here (an OCI image layout tagged 1.0), and the same image as a docker-archive. */
 async function buildImage(dir: string, content: string) {
-  const src = writeFiles(path.join(dir, 'src'), { 'hello.txt': content })
-  expect((await run('tar', ['-cf', '../layer.tar', 'hello.txt'], { cwd: src })).code).toBe(0)
-  const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
-  expect((await run('gzip', ['-kn', 'layer.tar'], { cwd: dir })).code).toBe(0)
-  const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: 'amd64',
-      os: 'linux',
-      created: '2026-01-02T03:04:05Z',
-      config: {},
-      rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
-      history: [{ created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' }],
-    }),
-  )
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MEDIA.ociManifest,
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, size: config.length },
-      layers: [
-        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(layer)}`, size: layer.length },
-      ],
-    }),
-  )
-  const layout = path.join(dir, 'layout')
-  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true })
-  for (const blob of [layer, config, manifest]) fs.writeFileSync(path.join(layout, 'blobs', 'sha256', sha256(blob)), blob)
-  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }))
-  fs.writeFileSync(
-    path.join(layout, 'index.json'),
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: MEDIA.ociManifest,
-          digest: `sha256:${sha256(manifest)}`,
-          size: manifest.length,
-          annotations: { 'org.opencontainers.image.ref.name': '1.0' },
-        },
-      ],
-    }),
-  )
+  const { layout, layerTar, layer, config, manifest } = writeOciImage(dir, {
+    content,
+    tag: '1.0',
+    history: [{ created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' }],
+  })
   // The same image as a docker-archive (`docker save` layout): an uncompressed layer.
   const archive = path.join(dir, 'archive')
   fs.mkdirSync(path.join(archive, 'l1'), { recursive: true })

@@ -11,6 +11,7 @@ import {
 } from '@trove/contracts/packages'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, grantRepos, listen, run, writeFiles } from '../../../test/clients.js'
+import { writeOciImage } from '../../../test/ociImage.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { userWithToken } from '../access/testUsers.js'
 
@@ -22,57 +23,6 @@ const PY_ENV = {
   PIP_DISABLE_PIP_VERSION_CHECK: '1',
   PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
   PYTHONWARNINGS: 'ignore',
-}
-
-/** An OCI image layout with one layer, its config (with history) and manifest, tagged `tag`. */
-async function ociLayout(dir: string, tag: string) {
-  const src = writeFiles(path.join(dir, 'src'), { 'hello.txt': `hello ${tag}\n` })
-  expect((await run('tar', ['-cf', '../layer.tar', 'hello.txt'], { cwd: src })).code).toBe(0)
-  const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
-  expect((await run('gzip', ['-kn', 'layer.tar'], { cwd: dir })).code).toBe(0)
-  const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: 'amd64',
-      os: 'linux',
-      created: '2026-01-02T03:04:05Z',
-      config: {},
-      rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
-      history: [
-        { created: '2026-01-02T03:04:00Z', created_by: 'ENV A=1', empty_layer: true },
-        { created: '2026-01-02T03:04:05Z', created_by: 'COPY hello.txt /' },
-      ],
-    }),
-  )
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: 'application/vnd.oci.image.manifest.v1+json',
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${sha256(config)}`, size: config.length },
-      layers: [
-        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${sha256(layer)}`, size: layer.length },
-      ],
-    }),
-  )
-  const layout = path.join(dir, 'layout')
-  fs.mkdirSync(path.join(layout, 'blobs', 'sha256'), { recursive: true })
-  for (const blob of [layer, config, manifest]) fs.writeFileSync(path.join(layout, 'blobs', 'sha256', sha256(blob)), blob)
-  fs.writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }))
-  fs.writeFileSync(
-    path.join(layout, 'index.json'),
-    JSON.stringify({
-      schemaVersion: 2,
-      manifests: [
-        {
-          mediaType: 'application/vnd.oci.image.manifest.v1+json',
-          digest: `sha256:${sha256(manifest)}`,
-          size: manifest.length,
-          annotations: { 'org.opencontainers.image.ref.name': tag },
-        },
-      ],
-    }),
-  )
-  return { layout, layer, manifest }
 }
 
 /** Packages published by real clients, then read back through the metadata API and every tab call. */
@@ -198,7 +148,7 @@ describe('packages browser', () => {
     )
 
     // docker: an image pushed with skopeo.
-    const image = await ociLayout(path.join(work, 'image'), '1.0')
+    const image = writeOciImage(path.join(work, 'image'), { content: 'hello 1.0\n', tag: '1.0' })
     const pushed = await run(
       'skopeo',
       [
