@@ -2,21 +2,11 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
+import { searchContext } from '../../test/searchContext'
 import { loadRecentSearches } from './recentSearches'
 import { SearchBar } from './SearchBar'
-import type { SearchContext } from './searchTypes'
 
-const ctx: SearchContext = {
-  admin: false,
-  projectAdmin: false,
-  tour: false,
-  anonymous: false,
-  services: new Set(['artifactory']),
-  license: 'PRO',
-  features: {},
-  projectKey: null,
-  scannerAnonymous: false,
-}
+const ctx = searchContext()
 
 beforeEach(() => localStorage.clear())
 

@@ -1,5 +1,6 @@
 import { Messages } from '@trove/contracts/messages'
 import { describe, expect, it } from 'vitest'
+import { searchContext } from '../../test/searchContext'
 import { emptyModel } from './searchModel'
 import {
   availableSearchTypes,
@@ -12,18 +13,7 @@ import {
   searchTypeForPath,
 } from './searchTypes'
 
-const ctx = (over: Partial<SearchContext> = {}): SearchContext => ({
-  admin: false,
-  projectAdmin: false,
-  tour: false,
-  anonymous: false,
-  services: new Set(['artifactory']),
-  license: 'PRO',
-  features: {},
-  projectKey: null,
-  scannerAnonymous: false,
-  ...over,
-})
+const ctx = searchContext
 const ids = (c: SearchContext) => availableSearchTypes(c).map((t) => t.id)
 
 describe('search types (packages §4)', () => {
