@@ -42,6 +42,7 @@ import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
+import { packagesChanged } from './modules/packages/cache.js'
 import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
 import { repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
@@ -196,7 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessSelfRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/access' })
 
   // Repositories and the package formats.
-  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes)
+  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged)
   const fctx: FormatContext = {
     ...ctx,
     principal: csrfBoundSessions(ctx.principal),
@@ -216,6 +217,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           fctx.artifacts
             .expireRemoteCaches()
             .then(() => blobs.collectGarbage())
+            .then(() => blobs.later.sweep())
             .catch((err) => log.logger.error({ err }, 'blob garbage collection failed'))
         }, config.repositories.blobGcIntervalS * 1000).unref()
       : undefined
@@ -234,10 +236,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     if (gcTimer) clearInterval(gcTimer)
+    await blobs.close()
     await fctx.artifacts.flushDownloads()
     await db.kysely.destroy()
   })
   await operations.start()
+  // Checksums a stopped node left for later are done by whichever node starts next.
+  blobs.later.sweep().catch((err) => log.logger.error({ err }, 'queueing checksums left for later failed'))
 
   let closing: Promise<void> | undefined
   return {

@@ -5,6 +5,9 @@ import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
 import { BlobFileWriter, BlobStore, HOT_BLOB_MAX_BYTES } from './blobStore.js'
+import { LaterChecksums } from './laterChecksums.js'
+import { DEFER_PAST_BYTES } from './streamHasher.js'
+import { transferStarted } from './transfers.js'
 
 const sha = (alg: string, data: string | Buffer) => crypto.createHash(alg).update(data).digest('hex')
 
@@ -70,6 +73,104 @@ describe('blob store', () => {
     })
     for (const content of [other, tooBig]) expect(fs.existsSync(large.pathOf(sha('sha256', content)))).toBe(false)
     expect(tmpFiles()).toEqual([])
+  })
+
+  it('records the sha1 and md5 of a large upload after keeping it, and at once when asked', async () => {
+    const large = new BlobStore(t.dataDir, t.app.db.kysely, 1024 ** 3)
+    const data = crypto.randomBytes(DEFER_PAST_BYTES + 3 * 1024 * 1024 + 1)
+    const sums = { sha1: sha('sha1', data), md5: sha('md5', data) }
+    const chunks = Array.from({ length: Math.ceil(data.length / 65536) }, (_, i) => data.subarray(i * 65536, (i + 1) * 65536))
+    try {
+      // Asked before the background thread got to it: computed here.
+      const first = await large.put(Readable.from(chunks))
+      expect(first).toEqual({ sha256: sha('sha256', data), sha1: '', md5: '', size: data.length })
+      expect(await large.checksums(first)).toEqual(sums)
+      expect(await large.info(first.sha256)).toEqual({ ...first, ...sums })
+      // The same content stored again takes the recorded sums.
+      expect(await large.put(Readable.from(chunks))).toEqual({ ...first, ...sums })
+
+      // Left alone, the background thread records them, on the blob and on its files' rows.
+      const other = Buffer.concat([data, Buffer.from('more')])
+      const second = await large.put(Readable.from([other]))
+      expect(second.sha1).toBe('')
+      await t.app.db.kysely
+        .insertInto('repositories')
+        .values({ key: 'later-sums', rclass: 'local', package_type: 'generic', created_at: Date.now(), updated_at: Date.now() })
+        .execute()
+      await t.app.db.kysely
+        .insertInto('files')
+        .values({
+          repo_key: 'later-sums',
+          path: 'big.bin',
+          name: 'big.bin',
+          size: second.size,
+          sha256: second.sha256,
+          sha1: '',
+          md5: '',
+          mime_type: 'application/octet-stream',
+          created_at: Date.now(),
+          modified_at: Date.now(),
+        })
+        .execute()
+      await large.later.idle()
+      // A file row written after the sums were recorded is completed by the sweep.
+      await large.later.sweep()
+      const otherSums = { sha1: sha('sha1', other), md5: sha('md5', other) }
+      expect(await large.info(second.sha256)).toEqual({ ...second, ...otherSums })
+      const row = await t.app.db.kysely
+        .selectFrom('files')
+        .select(['sha1', 'md5'])
+        .where('repo_key', '=', 'later-sums')
+        .executeTakeFirst()
+      expect(row).toEqual(otherSums)
+      expect(await large.later.sweep()).toBe(0)
+    } finally {
+      await large.close()
+    }
+  })
+
+  it('computes sums left for later only once the node has had no large transfer for a while', async () => {
+    const large = new BlobStore(t.dataDir, t.app.db.kysely, 1024 ** 3)
+    const data = crypto.randomBytes(DEFER_PAST_BYTES + 1024 * 1024)
+    const info = await large.put(Readable.from([data.subarray(0, 1 << 20), data.subarray(1 << 20)]))
+    await large.close()
+    expect(info.sha1).toBe('')
+    let recorded = 0
+    const later = new LaterChecksums(
+      t.app.db.kysely,
+      (h) => large.pathOf(h),
+      () => recorded++,
+      300,
+    )
+    const transfer = transferStarted()
+    try {
+      later.enqueue(info.sha256)
+      await new Promise((r) => setTimeout(r, 900))
+      expect((await large.info(info.sha256))?.sha1).toBe('')
+      expect(recorded).toBe(0)
+    } finally {
+      transfer()
+    }
+    await later.idle()
+    expect(recorded).toBe(1)
+    expect(await large.info(info.sha256)).toEqual({ ...info, sha1: sha('sha1', data), md5: sha('md5', data) })
+    await later.close()
+  })
+
+  it('hashes a large upload whole when the client declared its sha1, and refuses a wrong one', async () => {
+    const large = new BlobStore(t.dataDir, t.app.db.kysely, 1024 ** 3)
+    const data = crypto.randomBytes(DEFER_PAST_BYTES + 2 * 1024 * 1024)
+    const chunks = () =>
+      Array.from({ length: Math.ceil(data.length / 65536) }, (_, i) => data.subarray(i * 65536, (i + 1) * 65536))
+    try {
+      await expect(large.put(Readable.from(chunks()), { sha1: sha('sha1', 'other') })).rejects.toMatchObject({ status: 400 })
+      expect(await large.info(sha('sha256', data))).toBeUndefined()
+      const info = await large.put(Readable.from(chunks()), { sha1: sha('sha1', data) })
+      expect(info.sha1).toBe(sha('sha1', data))
+      expect(tmpFiles()).toEqual([])
+    } finally {
+      await large.close()
+    }
   })
 
   it('frees only blobs that nothing references, after the grace period', async () => {

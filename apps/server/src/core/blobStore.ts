@@ -5,14 +5,22 @@ import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
 import { HttpError } from './errors.js'
+import { LaterChecksums, type LaterSums } from './laterChecksums.js'
 import type { Database } from './schema.js'
-import { StreamHasher } from './streamHasher.js'
+import { INLINE_HASH_BYTES, type LaterChecksum, StreamHasher } from './streamHasher.js'
+import { transferStarted } from './transfers.js'
 
+/** sha1 and md5 are '' while left for later (see DEFER_PAST_BYTES); `BlobStore.checksums` fills them. */
 export interface BlobInfo {
   sha256: string
   sha1: string
   md5: string
   size: number
+}
+
+/** The checksums a client declared that must be computed while its upload streams. */
+export function declaredLater(expected: Expected): LaterChecksum[] {
+  return (['sha1', 'md5'] as const).filter((which) => expected[which])
 }
 
 /** Checksums a client declared for what it sends; any given must match, or nothing is stored. */
@@ -175,16 +183,34 @@ export class BlobStore {
   /** Small blobs by sha256, least recently served first. Content never changes under its sha256. */
   private readonly hot = new Map<string, Buffer>()
   private hotBytes = 0
+  /** sha1 and md5 of large blobs, computed after they are kept. */
+  readonly later: LaterChecksums
 
   constructor(
     dataDir: string,
     private readonly db: Kysely<Database>,
     /** Uploads larger than this are refused (413) while streaming. */
     readonly maxBytes: number,
+    /** Called when sums left for later are recorded (caches of answers that show them). */
+    checksumsRecorded?: () => void,
   ) {
     this.root = path.join(dataDir, 'blobs')
     this.tmp = path.join(this.root, 'tmp')
     fs.mkdirSync(this.tmp, { recursive: true })
+    this.later = new LaterChecksums(db, (sha256) => this.pathOf(sha256), checksumsRecorded)
+  }
+
+  /**
+   * A file's or blob's sha1 and md5, computed now if they were left for later. Whatever answers a
+   * client with them (checksum files, checksum headers, the file info API) asks here.
+   */
+  async checksums(blob: { sha256: string; sha1: string; md5: string }): Promise<LaterSums> {
+    if (blob.sha1 && blob.md5) return { sha1: blob.sha1, md5: blob.md5 }
+    return this.later.now(blob.sha256)
+  }
+
+  async close(): Promise<void> {
+    await this.later.close()
   }
 
   pathOf(sha256: string): string {
@@ -196,7 +222,7 @@ export class BlobStore {
   async put(source: Readable | Buffer | string, expected: Expected = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
     const tmpFile = this.tempFile()
-    const hasher = new StreamHasher()
+    const hasher = new StreamHasher(declaredLater(expected))
     const limit = this.maxBytes
     let size = 0
     let info: BlobInfo
@@ -264,15 +290,33 @@ export class BlobStore {
       await fs.promises.rm(tmpFile, { force: true })
       throw error
     }
+    if (!info.sha1 || !info.md5) await this.completeLater(info)
+  }
+
+  /** Sums left for later: taken from the stored row when the same content has them, else queued. */
+  private async completeLater(info: BlobInfo): Promise<void> {
+    const row = await this.db.selectFrom('blobs').select(['sha1', 'md5']).where('sha256', '=', info.sha256).executeTakeFirst()
+    if (row?.sha1 && row.md5) {
+      info.sha1 = row.sha1
+      info.md5 = row.md5
+    } else {
+      this.later.enqueue(info.sha256)
+    }
   }
 
   async info(sha256: string): Promise<BlobInfo | undefined> {
     return this.db.selectFrom('blobs').select(['sha256', 'sha1', 'md5', 'size']).where('sha256', '=', sha256).executeTakeFirst()
   }
 
-  /** A read stream of a blob (optionally a byte range, end inclusive). */
-  open(sha256: string, range?: { start: number; end: number }): fs.ReadStream {
-    return fs.createReadStream(this.pathOf(sha256), range)
+  /**
+   * A read stream of a blob (optionally a byte range, end inclusive). Given the `size` it will
+   * send, a large one counts as a transfer in progress while it is open (see transfers.ts).
+   */
+  open(sha256: string, options: { start?: number; end?: number; size?: number; highWaterMark?: number } = {}): fs.ReadStream {
+    const { size, ...read } = options
+    const stream = fs.createReadStream(this.pathOf(sha256), read)
+    if (size !== undefined && size > INLINE_HASH_BYTES) stream.once('close', transferStarted())
+    return stream
   }
 
   /**

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
+import { DEFER_PAST_BYTES, HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
 
 const expected = (data: Buffer) => ({
   sha256: crypto.createHash('sha256').update(data).digest('hex'),
@@ -68,6 +68,28 @@ describe('stream hasher', () => {
     const next = new StreamHasher()
     await feed(next, data)
     expect(await next.digest()).toEqual(expected(data))
+  })
+
+  it('leaves sha1 and md5 for later past DEFER_PAST_BYTES, unless one was declared', async () => {
+    const exact = crypto.randomBytes(DEFER_PAST_BYTES)
+    const whole = new StreamHasher()
+    await feed(whole, exact, [1 << 20, 3 << 20])
+    expect(await whole.digest()).toEqual(expected(exact))
+
+    const data = Buffer.concat([exact, crypto.randomBytes(5 * 1024 * 1024 + 11)])
+    const sums = expected(data)
+    const later = new StreamHasher()
+    await feed(later, data, [1 << 20, 3 << 20, 4097])
+    expect(await later.digest()).toEqual({ sha256: sums.sha256, sha1: '', md5: '' })
+
+    // sha1 and md5 share a thread: declaring one has both computed.
+    const declaredSha1 = new StreamHasher(['sha1'])
+    await feed(declaredSha1, data, [1 << 20, 3 << 20])
+    expect(await declaredSha1.digest()).toEqual(sums)
+
+    const declaredBoth = new StreamHasher(['md5', 'sha1'])
+    await feed(declaredBoth, data, [1 << 20, 3 << 20])
+    expect(await declaredBoth.digest()).toEqual(sums)
   })
 
   it('gives its digests once', async () => {

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto'
 import { Worker } from 'node:worker_threads'
+import { transferStarted } from './transfers.js'
 
+/** sha1 and md5 are '' when they were left for later (see DEFER_PAST_BYTES). */
 export interface Digests {
   sha256: string
   sha1: string
@@ -9,6 +11,25 @@ export interface Digests {
 
 const ALGORITHMS = ['sha256', 'sha1', 'md5'] as const
 type Algorithm = (typeof ALGORITHMS)[number]
+/**
+ * The hashing threads and what each computes: sha256 in one, sha1 and md5 together in the other
+ * (those two are hashed past DEFER_PAST_BYTES only when declared, so they seldom set the pace,
+ * and a thread fewer is 10 MB less memory).
+ */
+const LANES = { sha256: ['sha256'], legacy: ['sha1', 'md5'] } as const satisfies Record<string, readonly Algorithm[]>
+type Lane = keyof typeof LANES
+const ALL_LANES = Object.keys(LANES) as Lane[]
+/** The checksums that are recorded but not needed to store a blob. */
+export type LaterChecksum = 'sha1' | 'md5'
+
+/**
+ * Past this many bytes an upload is hashed with sha256 only (its address, checked before it is
+ * kept), unless the client declared its sha1 or md5: those two are then computed after the commit,
+ * by the blob store's checksum job (or at once when someone asks). Hashing a gigabyte three times
+ * costs 3 CPU-seconds more than hashing it once, which on a 2-core machine is the difference
+ * between a push at the client's speed and one at half of it.
+ */
+export const DEFER_PAST_BYTES = 64 * 1024 * 1024
 
 /**
  * An upload is hashed in this thread until it passes this many bytes: small files (packages, POMs,
@@ -16,17 +37,17 @@ type Algorithm = (typeof ALGORITHMS)[number]
  */
 export const INLINE_HASH_BYTES = 1024 * 1024
 /** A larger upload goes to the hashing threads in slots of this size (few messages per gigabyte) … */
-const SLOT_BYTES = 4 * 1024 * 1024
+const SLOT_BYTES = 2 * 1024 * 1024
 /** … through a ring of this many slots per upload; the sender waits when all are being hashed. */
 const SLOTS = 4
 /** The memory a large upload's ring takes while it streams. */
 export const HASH_RING_BYTES = SLOTS * SLOT_BYTES
 
 /**
- * One hashing thread per algorithm. Each keeps the running hashes of every upload it serves (by
- * id) and reads the bytes from the upload's shared ring; it answers `done` per slot and the
- * digest once asked. Plain JavaScript evaluated as a script: the same code runs from the build
- * and from the sources under test.
+ * One hashing thread per lane. Each keeps the running hashes of every upload it serves (by id)
+ * and reads the bytes from the upload's shared ring; it answers `done` per slot and the digests
+ * once asked. Plain JavaScript evaluated as a script: the same code runs from the build and from
+ * the sources under test.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -34,17 +55,18 @@ const crypto = require('node:crypto')
 const states = new Map()
 parentPort.on('message', (m) => {
   if (m.op === 'open') {
-    states.set(m.id, { hash: crypto.createHash(workerData.algorithm), bytes: new Uint8Array(m.ring) })
+    states.set(m.id, { hashes: workerData.algorithms.map((a) => crypto.createHash(a)), bytes: new Uint8Array(m.ring) })
     return
   }
   const s = states.get(m.id)
   if (m.op === 'drop' || !s) return states.delete(m.id)
   if (m.op === 'data') {
-    s.hash.update(s.bytes.subarray(m.start, m.end))
+    const bytes = s.bytes.subarray(m.start, m.end)
+    for (const hash of s.hashes) hash.update(bytes)
     parentPort.postMessage({ id: m.id, op: 'done', slot: m.slot })
   } else if (m.op === 'digest') {
     states.delete(m.id)
-    parentPort.postMessage({ id: m.id, op: 'digest', hex: s.hash.digest('hex') })
+    parentPort.postMessage({ id: m.id, op: 'digest', hexes: s.hashes.map((hash) => hash.digest('hex')) })
   }
 })
 `
@@ -53,12 +75,12 @@ interface WorkerMessage {
   id: number
   op: 'done' | 'digest'
   slot?: number
-  hex?: string
+  hexes?: string[]
 }
 
 /** The hashing threads, started on first use and shared by every upload of the process. */
 class HashThreads {
-  private readonly workers = new Map<Algorithm, Worker>()
+  private readonly workers = new Map<Lane, Worker>()
   private readonly hashers = new Map<number, StreamHasher>()
   private lastId = 0
 
@@ -72,25 +94,25 @@ class HashThreads {
     this.hashers.delete(id)
   }
 
-  post(algorithm: Algorithm, message: object): void {
-    this.worker(algorithm).postMessage(message)
+  post(lane: Lane, message: object): void {
+    this.worker(lane).postMessage(message)
   }
 
-  private worker(algorithm: Algorithm): Worker {
-    const worker = this.workers.get(algorithm)
+  private worker(lane: Lane): Worker {
+    const worker = this.workers.get(lane)
     if (worker) return worker
-    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithm } })
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithms: LANES[lane] } })
     started.unref()
-    started.on('message', (m: WorkerMessage) => this.hashers.get(m.id)?.received(algorithm, m))
+    started.on('message', (m: WorkerMessage) => this.hashers.get(m.id)?.received(lane, m))
     const lost = (error: Error) => {
-      if (this.workers.get(algorithm) !== started) return
-      this.workers.delete(algorithm)
+      if (this.workers.get(lane) !== started) return
+      this.workers.delete(lane)
       // Every upload it was hashing fails; the next one starts a fresh thread.
       for (const hasher of [...this.hashers.values()]) hasher.failed(error)
     }
     started.on('error', lost)
-    started.on('exit', (code) => lost(new Error(`the ${algorithm} hashing thread exited (${code})`)))
-    this.workers.set(algorithm, started)
+    started.on('exit', (code) => lost(new Error(`the ${lane} hashing thread exited (${code})`)))
+    this.workers.set(lane, started)
     return started
   }
 }
@@ -99,12 +121,17 @@ const threads = new HashThreads()
 
 /**
  * The sha256, sha1 and md5 of a stream, computed while it arrives. Past INLINE_HASH_BYTES the
- * three hashes run in three threads, in parallel with each other and with the socket reads and
+ * hashes run in threads of their own, in parallel with each other and with the socket reads and
  * disk writes of this one: a push of a large layer is no longer bound to one core. Each chunk is
  * copied once into a shared ring (the chunk itself goes on to the file); `update` returns a
  * promise only when the ring is full, which holds the sender back until a slot is hashed.
+ * Past DEFER_PAST_BYTES, sha1 and md5 are dropped unless `required` (declared by the client).
  */
 export class StreamHasher {
+  /** The lanes still running; sha1 and md5's leaves past DEFER_PAST_BYTES unless required. */
+  private active: Lane[] = [...ALL_LANES]
+  /** Bytes handed to the hashing threads so far. */
+  private dispatched = 0
   private pending: Buffer[] = []
   private pendingBytes = 0
   private id = 0
@@ -118,6 +145,11 @@ export class StreamHasher {
   private finishing: { resolve: (d: Digests) => void; reject: (error: Error) => void } | undefined
   private error: Error | undefined
   private done = false
+
+  /** Ends this upload's mark as a large transfer (see transfers.ts). */
+  private endTransfer: (() => void) | undefined
+
+  constructor(private readonly required: readonly LaterChecksum[] = []) {}
 
   /** Takes the next chunk. A promise means: wait for it before sending more. */
   update(chunk: Buffer): Promise<void> | undefined {
@@ -155,7 +187,7 @@ export class StreamHasher {
     return new Promise<Digests>((resolve, reject) => {
       this.finishing = { resolve, reject }
       if (this.filled > 0) this.dispatch()
-      for (const algorithm of ALGORITHMS) threads.post(algorithm, { op: 'digest', id: this.id })
+      for (const lane of this.active) threads.post(lane, { op: 'digest', id: this.id })
     })
   }
 
@@ -163,15 +195,26 @@ export class StreamHasher {
   dispose(): void {
     this.pending = []
     if (this.ring && !this.error) {
-      for (const algorithm of ALGORITHMS) threads.post(algorithm, { op: 'drop', id: this.id })
+      for (const lane of this.active) threads.post(lane, { op: 'drop', id: this.id })
     }
     this.finish(new Error('the upload was abandoned'))
   }
 
   private start(): void {
+    this.endTransfer = transferStarted()
     this.ring = Buffer.from(new SharedArrayBuffer(HASH_RING_BYTES))
     this.id = threads.register(this)
-    for (const algorithm of ALGORITHMS) threads.post(algorithm, { op: 'open', id: this.id, ring: this.ring.buffer })
+    for (const lane of ALL_LANES) threads.post(lane, { op: 'open', id: this.id, ring: this.ring.buffer })
+  }
+
+  /**
+   * Stops hashing sha1 and md5 (unless one was declared). Slots already handed to their thread are
+   * still hashed and answered (a thread takes its messages in order), so the ring's counts stay right.
+   */
+  private leaveForLater(): void {
+    if (this.required.length > 0 || !this.active.includes('legacy')) return
+    threads.post('legacy', { op: 'drop', id: this.id })
+    this.active = this.active.filter((lane) => lane !== 'legacy')
   }
 
   private async copyAll(chunks: Buffer[]): Promise<void> {
@@ -194,10 +237,12 @@ export class StreamHasher {
   }
 
   private dispatch(): void {
+    if (this.dispatched >= DEFER_PAST_BYTES) this.leaveForLater()
+    this.dispatched += this.filled
     const start = this.slot * SLOT_BYTES
-    this.busy[this.slot] = ALGORITHMS.length
-    for (const algorithm of ALGORITHMS) {
-      threads.post(algorithm, { op: 'data', id: this.id, slot: this.slot, start, end: start + this.filled })
+    this.busy[this.slot] = this.active.length
+    for (const lane of this.active) {
+      threads.post(lane, { op: 'data', id: this.id, slot: this.slot, start, end: start + this.filled })
     }
     this.slot = (this.slot + 1) % SLOTS
     this.filled = 0
@@ -211,7 +256,7 @@ export class StreamHasher {
   }
 
   /** A thread's answer for this upload. */
-  received(algorithm: Algorithm, m: WorkerMessage): void {
+  received(lane: Lane, m: WorkerMessage): void {
     if (m.op === 'done' && m.slot !== undefined) {
       this.busy[m.slot] = (this.busy[m.slot] ?? 1) - 1
       if (this.busy[m.slot] === 0 && this.waiting?.slot === m.slot) {
@@ -219,10 +264,12 @@ export class StreamHasher {
         this.waiting = undefined
         resolve()
       }
-    } else if (m.op === 'digest' && m.hex) {
-      this.digests[algorithm] = m.hex
-      if (ALGORITHMS.every((a) => this.digests[a])) {
-        const digests = this.digests as Digests
+    } else if (m.op === 'digest' && m.hexes) {
+      LANES[lane].forEach((algorithm, i) => {
+        this.digests[algorithm] = m.hexes?.[i]
+      })
+      if (this.active.every((l) => LANES[l].every((a) => this.digests[a]))) {
+        const digests: Digests = { sha256: '', sha1: '', md5: '', ...this.digests }
         const finishing = this.finishing
         this.finishing = undefined
         this.finish()
@@ -237,6 +284,7 @@ export class StreamHasher {
   }
 
   private finish(error?: Error): void {
+    this.endTransfer?.()
     if (this.id) threads.unregister(this.id)
     this.ring = undefined
     if (!error) return

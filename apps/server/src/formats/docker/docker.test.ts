@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http_ from 'node:http'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
@@ -321,6 +321,34 @@ describe('docker/oci registry', () => {
     })
     const got = await http('GET', `/v2/docker-local/big/blobs/${digest}`)
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true)
+
+    // Past 64 MB a layer is hashed with sha256 only while it streams; its sha1 and md5 are
+    // recorded by the checksum job soon after, on the blob and on the layer's file row.
+    const large = crypto.randomBytes(65 * 1024 * 1024 + 17)
+    const largeStart = await http('POST', '/v2/docker-local/big/blobs/uploads/')
+    const largeDone = await http('PUT', `${largeStart.headers.get('location')}?digest=sha256:${sha256(large)}`, large, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(largeDone.status).toBe(201)
+    const largeSums = {
+      sha1: crypto.createHash('sha1').update(large).digest('hex'),
+      md5: crypto.createHash('md5').update(large).digest('hex'),
+    }
+    await vi.waitFor(async () => {
+      const blob = await t.app.db.kysely
+        .selectFrom('blobs')
+        .select(['sha1', 'md5'])
+        .where('sha256', '=', sha256(large))
+        .executeTakeFirst()
+      const file = await t.app.db.kysely
+        .selectFrom('files')
+        .select(['sha1', 'md5'])
+        .where('sha256', '=', sha256(large))
+        .executeTakeFirst()
+      expect({ blob, file }).toEqual({ blob: largeSums, file: largeSums })
+    }, 20_000)
+    const largeGot = await http('GET', `/v2/docker-local/big/blobs/sha256:${sha256(large)}`)
+    expect(Buffer.from(await largeGot.arrayBuffer()).equals(large)).toBe(true)
 
     // A monolithic push of the same size with a wrong digest: 400, nothing kept.
     const other = crypto.randomBytes(3 * 1024 * 1024)

@@ -523,7 +523,7 @@ const dockerRoutes =
         },
       })
       // 1 MB reads: a layer of a gigabyte streams in far fewer, larger writes than the default 64 KB.
-      const source = fs.createReadStream(fctx.blobs.pathOf(hex), { highWaterMark: 1 << 20 })
+      const source = fctx.blobs.open(hex, { size: file.size, highWaterMark: 1 << 20 })
       source.on('error', (error) => verify.destroy(error))
       return reply.send(source.pipe(verify))
     }

@@ -110,6 +110,31 @@ describe('generic repositories', () => {
     }, 3000)
   })
 
+  it('answers a large deploy with all its checksums though sha1 and md5 were left for later', async () => {
+    // Past 64 MB without declared checksums, the upload is hashed with sha256 only.
+    const content = crypto.randomBytes(66 * 1024 * 1024)
+    fs.writeFileSync(path.join(work, 'large.bin'), content)
+    const sums = { sha1: sha('sha1', content), md5: sha('md5', content), sha256: sha('sha256', content) }
+    const put = await curl([...auth(), '-T', 'large.bin', `${base}/artifactory/files/large/large.bin`])
+    expect(put.stdout).toBe('201')
+    expect(JSON.parse(put.stderr).checksums).toEqual(sums)
+    const row = await t.app.db.kysely
+      .selectFrom('files')
+      .select(['sha1', 'md5'])
+      .where('path', '=', 'large/large.bin')
+      .executeTakeFirst()
+    expect(row).toEqual({ sha1: sums.sha1, md5: sums.md5 })
+    const head = await t.fastify.inject({
+      method: 'HEAD',
+      url: '/artifactory/files/large/large.bin',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(head.headers['x-checksum-sha1']).toBe(sums.sha1)
+    expect(head.headers['x-checksum-md5']).toBe(sums.md5)
+    expect(head.headers.etag).toBe(`"${sums.sha1}"`)
+    fs.rmSync(path.join(work, 'large.bin'))
+  })
+
   it('refuses a checksum mismatch (nothing stored), anonymous deploys, and missing paths', async () => {
     fs.writeFileSync(path.join(work, 'bad.bin'), 'payload')
     const bad = await curl([

@@ -45,7 +45,7 @@ const genericPaths =
         await fctx.artifacts.setProperties(tx, id, properties)
       })
       const file = (await fctx.artifacts.findFile(target.key, path)) as FileRow
-      return reply.code(201).send(fileInfo(fctx.baseUrl(request), target.key, file))
+      return reply.code(201).send(await fileInfo(fctx, fctx.baseUrl(request), target.key, file))
     }
     if (request.method === 'DELETE') {
       await authorize(fctx, request, 'delete', target.key)
@@ -65,7 +65,9 @@ const genericPaths =
   }
 
 /** The storage API's answer about one file (`GET /api/storage/<repo>/<path>`, and a deploy's answer). */
-export function fileInfo(baseUrl: string, repoKey: string, file: FileRow) {
+export async function fileInfo(fctx: FormatContext, baseUrl: string, repoKey: string, file: FileRow) {
+  // A large file's sha1 and md5 may still be left for later: computed now, the answer has them.
+  const { sha1, md5 } = await fctx.blobs.checksums(file)
   return {
     repo: repoKey,
     path: `/${file.path}`,
@@ -75,8 +77,8 @@ export function fileInfo(baseUrl: string, repoKey: string, file: FileRow) {
     downloadUri: `${baseUrl}/artifactory/${repoKey}/${file.path}`,
     mimeType: file.mime_type,
     size: String(file.size),
-    checksums: { sha1: file.sha1, md5: file.md5, sha256: file.sha256 },
-    originalChecksums: { sha1: file.sha1, md5: file.md5, sha256: file.sha256 },
+    checksums: { sha1, md5, sha256: file.sha256 },
+    originalChecksums: { sha1, md5, sha256: file.sha256 },
     uri: `${baseUrl}/api/storage/${repoKey}/${file.path}`,
   }
 }
@@ -109,7 +111,7 @@ const storageRoutes =
           if (Object.keys(selected).length === 0) throw new HttpError(404, `No properties on ${path}`)
           return reply.send({ properties: selected, uri: `${fctx.baseUrl(request)}/api/storage/${key}/${path}` })
         }
-        return reply.send(fileInfo(fctx.baseUrl(request), key, file))
+        return reply.send(await fileInfo(fctx, fctx.baseUrl(request), key, file))
       })
       app.put(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
         const { key, path, query } = parse(request)

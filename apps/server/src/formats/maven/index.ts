@@ -109,8 +109,8 @@ class MavenRepository {
   }
 
   private async checksumText(file: FileRow, algorithm: string): Promise<string> {
-    if (algorithm === 'sha1') return file.sha1
-    if (algorithm === 'md5') return file.md5
+    if (algorithm === 'sha1') return (await this.fctx.blobs.checksums(file)).sha1
+    if (algorithm === 'md5') return (await this.fctx.blobs.checksums(file)).md5
     if (algorithm === 'sha256') return file.sha256
     const hash = crypto.createHash(algorithm)
     for await (const chunk of this.fctx.blobs.open(file.sha256)) hash.update(chunk as Buffer)

@@ -350,7 +350,7 @@ export class NpmRegistry {
     const blob = await this.fctx.blobs.put(data, {
       sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
     })
-    const stored: Manifest = { ...manifest, dist: { ...manifest.dist, shasum: blob.sha1 } }
+    const stored: Manifest = { ...manifest, dist: { ...manifest.dist, shasum: (await this.fctx.blobs.checksums(blob)).sha1 } }
     delete stored.readme
     delete stored.dist.tarball
     stored._id = `${name}@${version}`

@@ -89,7 +89,8 @@ export async function artifactBuilds(
     .selectFrom('build_items as i')
     .innerJoin('builds as b', 'b.id', 'i.build_id')
     .select(['b.name', 'b.number', 'b.started', 'b.started_at', 'b.url', 'i.module_id', 'i.kind'])
-    .where((eb) => eb.or([eb('i.sha256', '=', file.sha256), eb('i.sha1', '=', file.sha1)]))
+    // A sha1 left for later ('') names no build item.
+    .where((eb) => eb.or([eb('i.sha256', '=', file.sha256), eb('i.sha1', '=', file.sha1 || '-')]))
     .orderBy('b.started_at', 'desc')
     .orderBy('b.name')
     .limit(1000)

@@ -130,13 +130,19 @@ export class ArtifactService {
   ): Promise<number> {
     packagesChanged()
     const now = Date.now()
+    // Sums left for later may have been recorded since the caller read them.
+    const sums =
+      file.blob.sha1 && file.blob.md5
+        ? file.blob
+        : ((await tx.selectFrom('blobs').select(['sha1', 'md5']).where('sha256', '=', file.blob.sha256).executeTakeFirst()) ??
+          file.blob)
     const values = {
       name: file.name ?? file.path.split('/').pop() ?? file.path,
       version_id: extra.versionId ?? null,
       lead: file.lead ? 1 : 0,
       size: file.blob.size,
-      md5: file.blob.md5,
-      sha1: file.blob.sha1,
+      md5: sums.md5,
+      sha1: sums.sha1,
       sha256: file.blob.sha256,
       mime_type: file.mimeType,
       modified_at: now,
@@ -446,8 +452,9 @@ export class ArtifactService {
    * ones as a file stream.
    */
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
-    reply.headers(fileHeaders(file))
-    if (request.headers['if-none-match'] === `"${file.sha1}"`) return reply.code(304).send()
+    const headers = fileHeaders(file)
+    reply.headers(headers)
+    if (request.headers['if-none-match'] === headers.etag) return reply.code(304).send()
     const rangeHeader = request.headers.range
     const range = rangeHeader === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(rangeHeader)
     if (range && (range[1] || range[2])) {
@@ -461,13 +468,13 @@ export class ArtifactService {
         .header('content-range', `bytes ${start}-${end}/${file.size}`)
         .header('content-length', end - start + 1)
       if (request.method === 'HEAD') return reply.send()
-      return reply.send(this.blobs.open(file.sha256, { start, end }))
+      return reply.send(this.blobs.open(file.sha256, { start, end, size: end - start + 1 }))
     }
     reply.header('content-length', file.size)
     if (request.method === 'HEAD') return reply.send()
     if (options.count !== false) this.countDownload(file)
     const content = await this.blobs.content(file.sha256, file.size)
-    return reply.send(content ?? this.blobs.open(file.sha256))
+    return reply.send(content ?? this.blobs.open(file.sha256, { size: file.size }))
   }
 }
 
@@ -477,15 +484,17 @@ const headersOf = new WeakMap<FileRow, Record<string, string>>()
 function fileHeaders(file: FileRow): Record<string, string> {
   let headers = headersOf.get(file)
   if (!headers) {
+    // A sum left for later (a large blob just stored) is left out until it is recorded; the ETag
+    // is then the sha256.
     headers = {
       'content-type': file.mime_type,
-      etag: `"${file.sha1}"`,
+      etag: `"${file.sha1 || file.sha256}"`,
       'last-modified': new Date(file.modified_at).toUTCString(),
-      'x-checksum-sha1': file.sha1,
       'x-checksum-sha256': file.sha256,
-      'x-checksum-md5': file.md5,
       'accept-ranges': 'bytes',
     }
+    if (file.sha1) headers['x-checksum-sha1'] = file.sha1
+    if (file.md5) headers['x-checksum-md5'] = file.md5
     headersOf.set(file, headers)
   }
   return headers
