@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { DEFER_PAST_BYTES, HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
+import { quietFor } from './transfers.js'
 
 const expected = (data: Buffer) => ({
   sha256: crypto.createHash('sha256').update(data).digest('hex'),
@@ -90,6 +91,21 @@ describe('stream hasher', () => {
     const declaredBoth = new StreamHasher(['md5', 'sha1'])
     await feed(declaredBoth, data, [1 << 20, 3 << 20])
     expect(await declaredBoth.digest()).toEqual(sums)
+  })
+
+  it('counts as a large transfer in progress while its data flows past the inline size', async () => {
+    const hasher = new StreamHasher()
+    await feed(hasher, crypto.randomBytes(INLINE_HASH_BYTES))
+    expect(quietFor(0)).toBe(true)
+    await feed(hasher, crypto.randomBytes(3 * 1024 * 1024))
+    expect(quietFor(0)).toBe(false)
+    // Between two requests of a chunked upload.
+    hasher.paused()
+    expect(quietFor(0)).toBe(true)
+    await feed(hasher, crypto.randomBytes(1024))
+    expect(quietFor(0)).toBe(false)
+    await hasher.digest()
+    expect(quietFor(0)).toBe(true)
   })
 
   it('gives its digests once', async () => {

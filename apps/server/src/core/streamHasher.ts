@@ -146,7 +146,7 @@ export class StreamHasher {
   private error: Error | undefined
   private done = false
 
-  /** Ends this upload's mark as a large transfer (see transfers.ts). */
+  /** Ends this upload's mark as a large transfer in progress (see transfers.ts). */
   private endTransfer: (() => void) | undefined
 
   constructor(private readonly required: readonly LaterChecksum[] = []) {}
@@ -165,7 +165,17 @@ export class StreamHasher {
       this.pendingBytes = 0
       return this.copyAll(pending)
     }
+    this.endTransfer ??= transferStarted()
     return this.copy(chunk, 0)
+  }
+
+  /**
+   * The upload's data stopped for now (a chunked upload between two of its requests): it no
+   * longer counts as a transfer in progress until more arrives.
+   */
+  paused(): void {
+    this.endTransfer?.()
+    this.endTransfer = undefined
   }
 
   /** The three digests, once every byte given is hashed. */

@@ -655,6 +655,7 @@ const dockerRoutes =
       } finally {
         session.busy = false
         session.touched = Date.now()
+        session.hasher.paused()
       }
     }
 
