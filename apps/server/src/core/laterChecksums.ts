@@ -212,18 +212,15 @@ export class LaterChecksums {
 
   private async record(sha256: string, sums: LaterSums): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('blobs')
-        .set(sums)
-        .where('sha256', '=', sha256)
-        .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
-        .execute()
-      await tx
-        .updateTable('files')
-        .set(sums)
-        .where('sha256', '=', sha256)
-        .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
-        .execute()
+      // The blob's row, then its files' rows (a file row copies its blob's sums).
+      for (const table of ['blobs', 'files'] as const) {
+        await tx
+          .updateTable(table)
+          .set(sums)
+          .where('sha256', '=', sha256)
+          .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
+          .execute()
+      }
     })
     this.recorded()
   }
