@@ -226,6 +226,14 @@ export class LaterChecksums {
   }
 
   private async completeFileRows(): Promise<void> {
+    // Read first: an update, even of no row, tells every cache of files that they changed.
+    const missing = await this.db
+      .selectFrom('files')
+      .select('sha256')
+      .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
+      .limit(1)
+      .executeTakeFirst()
+    if (!missing) return
     const sha1 = sql<string>`(select b.sha1 from blobs b where b.sha256 = files.sha256)`
     const md5 = sql<string>`(select b.md5 from blobs b where b.sha256 = files.sha256)`
     await this.db
