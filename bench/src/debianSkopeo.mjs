@@ -6,19 +6,12 @@
 // (Go 1.24) can. It needs Debian 13's C library, so it runs through that library's own loader from
 // the same folder. Nothing is installed on the system: apt reads a sources list and keeps its
 // state in bench/.skopeo/apt, and the packages are only unpacked.
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { run } from './exec.mjs'
 
 const SUITE = 'trixie'
 const PACKAGES = ['skopeo', 'libc6', 'libgpgme11t64', 'libassuan9', 'libgpg-error0', 'libsqlite3-0']
-
-const run = (cmd, args, options = {}) =>
-  new Promise((resolve, reject) =>
-    execFile(cmd, args, { maxBuffer: 16 * 1024 * 1024, ...options }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
-    ),
-  )
 
 /** The Debian mirror this machine's apt uses (its first non-security source). */
 function mirror() {

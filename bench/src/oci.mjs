@@ -2,7 +2,6 @@
 // MB/s each way, and how much the server's resident memory grows meanwhile (/proc/<pid>/status).
 // Measured with the machine's skopeo and with Debian 13's (debianSkopeo.mjs), and each client also
 // against a registry that stores nothing (ociSink.mjs): what the client alone can do here.
-import { execFile } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,19 +9,13 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
 import { debianSkopeo } from './debianSkopeo.mjs'
+import { run } from './exec.mjs'
 import { startOciSink } from './ociSink.mjs'
 import { startServer } from './server.mjs'
 import { median } from './stats.mjs'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
 const LAYER_MB = 1024
-
-const sh = (cmd, args) =>
-  new Promise((resolve, reject) =>
-    execFile(cmd, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
-    ),
-  )
 
 function sha256File(file) {
   return new Promise((resolve, reject) => {
@@ -154,7 +147,7 @@ async function copyBothWays(skopeo, host, repoPath, layout, into, pid) {
 /** The clients: the machine's skopeo and Debian 13's (see debianSkopeo.mjs), each as far as it is here. */
 async function clients(row) {
   const found = []
-  const system = (args) => sh('skopeo', args)
+  const system = (args) => run('skopeo', args)
   try {
     found.push({ version: (await system(['--version'])).trim().replace('skopeo version ', ''), skopeo: system })
   } catch {

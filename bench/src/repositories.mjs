@@ -1,7 +1,7 @@
 // npm serving side by side with Verdaccio 6.8 (offline, uplinks empty, audit off) on this machine:
 // packument and tarball GET throughput (both servers up at once, measured in alternating rounds), and
 // `npm install` of the same 100-package tree from a warm cache.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import autocannon from 'autocannon'
+import { run } from './exec.mjs'
 import { freePort, startServer } from './server.mjs'
 import { median } from './stats.mjs'
 
@@ -91,14 +92,6 @@ async function throughput(url, headers) {
   )
   const r = await cannon(url, headers)
   return { rps: r.requests.average, p50: r.latency.p50, errors: r.errors + r.non2xx }
-}
-
-function run(cmd, args, options) {
-  return new Promise((resolve, reject) =>
-    execFile(cmd, args, { ...options, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
-    ),
-  )
 }
 
 /** `npm install` of the whole tree, timed from a warm npm cache (median of 3 after a warming run). */
