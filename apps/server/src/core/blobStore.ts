@@ -18,8 +18,8 @@ export interface BlobInfo {
   size: number
 }
 
-/** The checksums a client declared that must be computed while its upload streams. */
-export function declaredLater(expected: Expected): LaterChecksum[] {
+/** The checksums a client declared: they must be computed while its upload streams. */
+function declaredLater(expected: Expected): LaterChecksum[] {
   return (['sha1', 'md5'] as const).filter((which) => expected[which])
 }
 
@@ -218,11 +218,15 @@ export class BlobStore {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
   }
 
-  /** Stores a stream (or buffer), verifying declared checksums and size; returns the content's checksums. */
-  async put(source: Readable | Buffer | string, expected: Expected = {}): Promise<BlobInfo> {
+  /**
+   * Stores a stream (or buffer), verifying declared checksums and size; returns the content's
+   * checksums. `allSums`: the caller answers with sha1 and md5 at once, so they are hashed while
+   * the upload streams rather than left for later (and read back from disk to answer).
+   */
+  async put(source: Readable | Buffer | string, expected: Expected = {}, options: { allSums?: boolean } = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
     const tmpFile = this.tempFile()
-    const hasher = new StreamHasher(declaredLater(expected))
+    const hasher = new StreamHasher(options.allSums ? ['sha1', 'md5'] : declaredLater(expected))
     const limit = this.maxBytes
     let size = 0
     let info: BlobInfo

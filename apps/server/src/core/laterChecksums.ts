@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { Worker } from 'node:worker_threads'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type SqlBool, sql } from 'kysely'
 import type { Database } from './schema.js'
 import { StreamHasher } from './streamHasher.js'
 import { quietFor } from './transfers.js'
@@ -9,6 +9,9 @@ import { quietFor } from './transfers.js'
 export const LATER_QUIET_MS = 2000
 /** … or once the blob has waited this long, however busy the node is. */
 export const LATER_MAX_WAIT_MS = 10 * 60_000
+
+/** A blob or file row whose sums are still missing (the condition of the partial indexes of 0072). */
+const MISSING = sql<SqlBool>`(sha1 = '' or md5 = '')`
 
 export interface LaterSums {
   sha1: string
@@ -105,11 +108,7 @@ export class LaterChecksums {
   /** Queues every blob whose sums are still missing and completes file rows whose blob has them. */
   async sweep(): Promise<number> {
     await this.completeFileRows()
-    const pending = await this.db
-      .selectFrom('blobs')
-      .select('sha256')
-      .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
-      .execute()
+    const pending = await this.db.selectFrom('blobs').select('sha256').where(MISSING).execute()
     for (const { sha256 } of pending) this.enqueue(sha256)
     return pending.length
   }
@@ -214,12 +213,7 @@ export class LaterChecksums {
     await this.db.transaction().execute(async (tx) => {
       // The blob's row, then its files' rows (a file row copies its blob's sums).
       for (const table of ['blobs', 'files'] as const) {
-        await tx
-          .updateTable(table)
-          .set(sums)
-          .where('sha256', '=', sha256)
-          .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
-          .execute()
+        await tx.updateTable(table).set(sums).where('sha256', '=', sha256).where(MISSING).execute()
       }
     })
     this.recorded()
@@ -227,19 +221,14 @@ export class LaterChecksums {
 
   private async completeFileRows(): Promise<void> {
     // Read first: an update, even of no row, tells every cache of files that they changed.
-    const missing = await this.db
-      .selectFrom('files')
-      .select('sha256')
-      .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
-      .limit(1)
-      .executeTakeFirst()
+    const missing = await this.db.selectFrom('files').select('sha256').where(MISSING).limit(1).executeTakeFirst()
     if (!missing) return
     const sha1 = sql<string>`(select b.sha1 from blobs b where b.sha256 = files.sha256)`
     const md5 = sql<string>`(select b.md5 from blobs b where b.sha256 = files.sha256)`
     await this.db
       .updateTable('files')
       .set({ sha1, md5 })
-      .where((eb) => eb.or([eb('sha1', '=', ''), eb('md5', '=', '')]))
+      .where(MISSING)
       .where(sql<boolean>`exists (select 1 from blobs b where b.sha256 = files.sha256 and b.sha1 <> '' and b.md5 <> '')`)
       .execute()
   }

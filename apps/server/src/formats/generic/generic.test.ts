@@ -110,8 +110,8 @@ describe('generic repositories', () => {
     }, 3000)
   })
 
-  it('answers a large deploy with all its checksums though sha1 and md5 were left for later', async () => {
-    // Past 64 MB without declared checksums, the upload is hashed with sha256 only.
+  it('answers a large deploy with all its checksums, none left for later', async () => {
+    // Past 64 MB without declared checksums: the deploy's answer carries sha1 and md5 all the same.
     const content = crypto.randomBytes(66 * 1024 * 1024)
     fs.writeFileSync(path.join(work, 'large.bin'), content)
     const sums = { sha1: sha('sha1', content), md5: sha('md5', content), sha256: sha('sha256', content) }
