@@ -1,6 +1,8 @@
 // npm serving side by side with Verdaccio 6.8 (offline, uplinks empty, audit off) on this machine:
-// packument and tarball GET throughput (both servers up at once, measured in alternating rounds), and
-// `npm install` of the same 100-package tree from a warm cache.
+// packument and tarball GET throughput (all servers up at once, measured in alternating rounds), and
+// `npm install` of the same 100-package tree from a warm cache. Trove runs twice: with one worker
+// process per core (TROVE_WORKERS=auto, how a busy node is meant to run; the targets' figures) and
+// with a single process (for comparison: Verdaccio is one process).
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -195,8 +197,8 @@ async function startVerdaccio() {
   }
 }
 
-async function startTrove() {
-  const server = await startServer({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD })
+async function startTrove(workers) {
+  const server = await startServer({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, TROVE_WORKERS: workers })
   const login = await fetch(`${server.url}/ui/api/v1/ui/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -221,7 +223,14 @@ async function startTrove() {
     body: JSON.stringify({ rclass: 'local', packageType: 'npm' }),
   })
   if (repo.status !== 201) throw new Error(`repository: ${repo.status}`)
-  return { url: `${server.url}/api/npm/npm-local/`, token, stop: () => server.stop() }
+  // Measure once every worker serves (the first answers before the others have started).
+  let online = 0
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const ha = await (await fetch(`${server.url}/ui/api/v1/system/status/ha`, { headers })).json()
+    online = ha.repository.nodes.filter((n) => n.status === 'Online').length
+    if (online >= (workers === 'auto' ? Math.min(os.availableParallelism(), 32) : Number(workers))) break
+  }
+  return { url: `${server.url}/api/npm/npm-local/`, token, workers: online, stop: () => server.stop() }
 }
 
 /** Rounds of GET measurements; each round measures both servers back to back (see benchRepositories). */
@@ -234,7 +243,8 @@ export async function benchRepositories(row) {
   try {
     for (const [name, start] of [
       ['verdaccio', startVerdaccio],
-      ['trove', startTrove],
+      ['trove', () => startTrove('auto')],
+      ['trove1', () => startTrove('1')],
     ]) {
       registries[name] = await start()
       await publishAll(registries[name].url, registries[name].token, pkgs)
@@ -242,7 +252,7 @@ export async function benchRepositories(row) {
     // Trove needs the token (nothing is anonymous under its access rules); Verdaccio's config lets anyone read.
     const target = (name) => {
       const registry = registries[name]
-      const auth = name === 'trove' ? { authorization: `Bearer ${registry.token}` } : {}
+      const auth = name === 'verdaccio' ? {} : { authorization: `Bearer ${registry.token}` }
       return {
         packument: [`${registry.url}bench-pkg-000`, { ...auth, accept: 'application/json' }],
         tarballs: [`${registry.url}bench-pkg-000/-/bench-pkg-000-1.0.0.tgz`, auth],
@@ -250,14 +260,15 @@ export async function benchRepositories(row) {
     }
     // On a shared machine the load changes from one minute to the next: both servers are measured
     // in each round, one right after the other, and the ratio is taken per round (median of the rounds).
-    const rounds = { verdaccio: { packument: [], tarballs: [] }, trove: { packument: [], tarballs: [] } }
+    const names = ['verdaccio', 'trove', 'trove1']
+    const rounds = Object.fromEntries(names.map((n) => [n, { packument: [], tarballs: [] }]))
     for (let i = 0; i < ROUNDS; i++) {
       for (const kind of ['packument', 'tarballs']) {
-        for (const name of ['verdaccio', 'trove']) rounds[name][kind].push(await throughput(...target(name)[kind]))
+        for (const name of names) rounds[name][kind].push(await throughput(...target(name)[kind]))
       }
     }
     const results = {}
-    for (const name of ['verdaccio', 'trove']) {
+    for (const name of names) {
       const pick = (list) => ({
         rps: median(list.map((r) => r.rps)),
         p50: median(list.map((r) => r.p50)),
@@ -267,9 +278,10 @@ export async function benchRepositories(row) {
         packument: pick(rounds[name].packument),
         tarballs: pick(rounds[name].tarballs),
         ratios: {
-          packument: rounds.trove.packument.map((r, i) => r.rps / rounds.verdaccio.packument[i].rps),
-          tarballs: rounds.trove.tarballs.map((r, i) => r.rps / rounds.verdaccio.tarballs[i].rps),
+          packument: rounds[name].packument.map((r, i) => r.rps / rounds.verdaccio.packument[i].rps),
+          tarballs: rounds[name].tarballs.map((r, i) => r.rps / rounds.verdaccio.tarballs[i].rps),
         },
+        workers: registries[name].workers,
       }
     }
     for (const name of ['verdaccio', 'trove']) {
@@ -282,29 +294,30 @@ export async function benchRepositories(row) {
 }
 
 function report(row, results) {
-  const { trove, verdaccio } = results
+  const { trove, trove1, verdaccio } = results
   const ratios = (list) => list.map((r) => `${r.toFixed(1)}x`).join(', ')
-  const packumentRatio = median(trove.ratios.packument)
-  const tarballRatio = median(trove.ratios.tarballs)
-  row(
-    'npm packument GET vs Verdaccio 6.8',
-    `${trove.packument.rps.toFixed(0)} / ${verdaccio.packument.rps.toFixed(0)}`,
-    'req/s',
-    '>= 5x',
-    packumentRatio >= 5 && trove.packument.errors === 0,
-    `${packumentRatio.toFixed(1)}x (rounds ${ratios(trove.ratios.packument)}); p50 ${trove.packument.p50} / ${verdaccio.packument.p50} ms; 20 connections, 10 s`,
-  )
-  row(
-    'npm tarball GET vs Verdaccio 6.8',
-    `${trove.tarballs.rps.toFixed(0)} / ${verdaccio.tarballs.rps.toFixed(0)}`,
-    'req/s',
-    '>= 5x',
-    tarballRatio >= 5 && trove.tarballs.errors === 0,
-    `${tarballRatio.toFixed(1)}x (rounds ${ratios(trove.ratios.tarballs)}); p50 ${trove.tarballs.p50} / ${verdaccio.tarballs.p50} ms; every GET counted as a download`,
-  )
+  for (const [kind, label, note] of [
+    ['packument', 'packument', '20 connections, 10 s'],
+    ['tarballs', 'tarball', 'every GET counted as a download'],
+  ]) {
+    for (const [server, title, target] of [
+      [trove, `${trove.workers} worker processes (TROVE_WORKERS=auto)`, '>= 5x'],
+      [trove1, 'one process (TROVE_WORKERS=1)', '-'],
+    ]) {
+      const ratio = median(server.ratios[kind])
+      row(
+        `npm ${label} GET vs Verdaccio 6.8, ${title}`,
+        `${server[kind].rps.toFixed(0)} / ${verdaccio[kind].rps.toFixed(0)}`,
+        'req/s',
+        target,
+        target === '-' ? null : ratio >= 5 && server[kind].errors === 0,
+        `${ratio.toFixed(1)}x (rounds ${ratios(server.ratios[kind])}); p50 ${server[kind].p50} / ${verdaccio[kind].p50} ms; ${note}`,
+      )
+    }
+  }
   const ratio = (a, b) => (a / b).toFixed(1)
   row(
-    'npm install, 100-package tree, warm cache',
+    `npm install, 100-package tree, warm cache, ${trove.workers} worker processes`,
     `${(trove.install / 1000).toFixed(2)} / ${(verdaccio.install / 1000).toFixed(2)}`,
     's',
     '<= 0.5x',

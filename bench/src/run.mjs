@@ -37,7 +37,7 @@ for (const [name, suite] of Object.entries(suites)) {
 }
 
 const header = ['benchmark', 'value', 'unit', 'target', 'met', 'notes']
-const table = rows.map((r) => [r.name, r.value, r.unit, r.target, r.ok ? 'yes' : 'NO', r.note])
+const table = rows.map((r) => [r.name, r.value, r.unit, r.target, r.ok === null ? '-' : r.ok ? 'yes' : 'NO', r.note])
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => String(t[i]).length)))
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`
 console.log(line(header))

@@ -1,4 +1,4 @@
-/** @typedef {(name: string, value: string, unit: string, target: string, ok: boolean, note?: string) => void} Row */
+/** @typedef {(name: string, value: string, unit: string, target: string, ok: boolean | null, note?: string) => void} Row  (ok null: a figure with no target) */
 
 /** The middle value of a list of numbers. */
 export const median = (values) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyCompress from '@fastify/compress'
@@ -25,6 +26,7 @@ import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
+import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
 import { formats } from './formats/index.js'
 import { repositoryPathRoutes } from './formats/paths.js'
 import type { FormatContext } from './formats/types.js'
@@ -68,6 +70,8 @@ export interface App {
   operations: Operations
   /** Every registered route, with its declared access rule (the route-walk test reads it). */
   routes: RouteOptions[]
+  /** The link to the node's other worker processes, when it runs several (core/workers.ts). */
+  link: WorkerLink | undefined
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -82,6 +86,35 @@ function readBuildInfo(): BuildInfo {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/** Tables whose writes by a sibling worker drop what this one cached outside the write listeners. */
+const SIBLING_DROPS = {
+  repositories: ['repositories', 'repository_members'],
+  access: [
+    'settings',
+    'users',
+    'groups',
+    'group_members',
+    'permission_targets',
+    'permission_grants',
+    'roles',
+    'projects',
+    'project_members',
+  ],
+  packages: [
+    'packages',
+    'package_versions',
+    'package_tags',
+    'package_dependencies',
+    'dist_tags',
+    'files',
+    'repositories',
+    'repository_members',
+    'builds',
+    'build_items',
+  ],
+}
+const touches = (tables: ReadonlySet<string>, names: readonly string[]) => tables.has('*') || names.some((n) => tables.has(n))
 
 /** Builds the whole server: database migrated, first admin ensured, every module registered. Tests call this. */
 export interface BuildOptions {
@@ -135,6 +168,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return p
   }
   const ctx: AppContext = { config, db, build, principal, secrets: SecretBox.open(config.dataDir), authz }
+  const link =
+    config.workers.count > 1
+      ? new WorkerLink(db.writes, () => log.logger.warn(`a sibling worker took over ${SIBLING_WAIT_MS} ms to apply a write`))
+      : undefined
 
   const routes = requireAccessRules(app)
   registerErrorHandling(app)
@@ -147,6 +184,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (shuttingDown) reply.header('connection', 'close')
     done(null, payload)
   })
+  if (link) {
+    // An answer leaves once the sibling workers have applied the writes made so far: the client's
+    // next request may reach any of them, and must see what this one wrote.
+    app.addHook('onSend', (_request, _reply, payload, done) => {
+      if (link.pending === 0) done(null, payload)
+      else void link.settled().then(() => done(null, payload))
+    })
+  }
 
   await app.register(fastifyCompress, {
     global: true,
@@ -190,7 +235,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   const operations = new Operations(ctx, log.logger)
   await app.register(operationsRoutes(ctx, operations), { prefix: '/ui/api/v1' })
-  app.addHook('onListen', async () => operations.listening(app.server.address()))
+  if (!link) app.addHook('onListen', async () => operations.listening(app.server.address()))
+  else {
+    // The workers share one port, which names none of them: each also listens on a port of its
+    // own, where its peers reach it (a log request for this node, say).
+    const own = http.createServer((req, res) => app.server.emit('request', req, res))
+    app.addHook('onListen', async () => {
+      await new Promise<void>((resolve, reject) => {
+        own.once('error', reject)
+        own.listen({ host: config.host, port: 0, exclusive: true }, resolve)
+      })
+      await operations.listening(own.address())
+    })
+    app.addHook('onClose', async () => {
+      own.closeAllConnections()
+      await new Promise<void>((resolve) => own.close(() => resolve()))
+    })
+  }
   await app.register(ssoRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(ssoAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(accessAdminRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/admin' })
@@ -198,11 +259,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Repositories and the package formats.
   const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged)
+  const repos = new RepositoryService(db.kysely, ctx.secrets)
+  db.writes.on((tables, fromSibling) => {
+    if (!fromSibling) return
+    if (touches(tables, SIBLING_DROPS.repositories)) repos.forgetAll()
+    if (touches(tables, SIBLING_DROPS.access)) authz.invalidate()
+    if (touches(tables, SIBLING_DROPS.packages)) packagesChanged()
+  })
   const fctx: FormatContext = {
     ...ctx,
     principal: csrfBoundSessions(ctx.principal),
     blobs,
-    repos: new RepositoryService(db.kysely, ctx.secrets),
+    repos,
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
   }
@@ -211,8 +279,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
   await app.register(repositoryPathRoutes(fctx, formats))
   await app.register(packagesRoutes(fctx))
+  // Of several workers, the first collects garbage for the node.
   const gcTimer =
-    config.repositories.blobGcIntervalS > 0
+    config.repositories.blobGcIntervalS > 0 && config.workers.index <= 1
       ? setInterval(() => {
           fctx.artifacts
             .expireRemoteCaches()
@@ -242,7 +311,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
   await operations.start()
   // Checksums a stopped node left for later are done by whichever node starts next.
-  blobs.later.sweep().catch((err) => log.logger.error({ err }, 'queueing checksums left for later failed'))
+  if (config.workers.index <= 1) {
+    blobs.later.sweep().catch((err) => log.logger.error({ err }, 'queueing checksums left for later failed'))
+  }
 
   let closing: Promise<void> | undefined
   return {
@@ -252,6 +323,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     firstAdmin,
     operations,
     routes,
+    link,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from './config.js'
@@ -54,5 +55,27 @@ describe('loadConfig', () => {
 
   it('rejects a port out of range', () => {
     expect(() => loadConfig({ TROVE_PORT: '70000' })).toThrow(/TROVE_PORT/)
+  })
+
+  it('runs one process unless told, and names each worker of several', () => {
+    expect(loadConfig({}).workers).toEqual({ count: 1, index: 0 })
+    expect(loadConfig({ TROVE_WORKERS: 'auto' }).workers.count).toBe(Math.min(os.availableParallelism(), 32))
+    const first = loadConfig({ TROVE_WORKERS: '3', TROVE_WORKER_INDEX: '1', TROVE_NODE_ID: 'box', TROVE_DATA_DIR: '/d' })
+    expect(first.workers).toEqual({ count: 3, index: 1 })
+    expect(first.node.id).toBe('box')
+    expect(first.log.dir).toBe(path.resolve('/d/logs'))
+    const third = loadConfig({ TROVE_WORKERS: '3', TROVE_WORKER_INDEX: '3', TROVE_NODE_ID: 'box', TROVE_DATA_DIR: '/d' })
+    expect(third.node.id).toBe('box-w3')
+    expect(third.log.dir).toBe(path.resolve('/d/logs/box-w3'))
+  })
+
+  it('refuses a bad worker count, and one node address for several workers', () => {
+    expect(() => loadConfig({ TROVE_WORKERS: '0' })).toThrow(/TROVE_WORKERS="0": expected at least 1/)
+    expect(() => loadConfig({ TROVE_WORKERS: 'many' })).toThrow(
+      /TROVE_WORKERS="many": expected auto or a whole number from 1 to 32/,
+    )
+    expect(() => loadConfig({ TROVE_WORKERS: '2', TROVE_NODE_URL: 'http://box:8080' })).toThrow(
+      /TROVE_NODE_URL: one address cannot name several worker processes/,
+    )
   })
 })

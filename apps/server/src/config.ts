@@ -27,6 +27,9 @@ const boolean = z
   .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
   .transform((v) => v === 'true' || v === '1')
 
+/** The most worker processes one node runs (TROVE_WORKERS). */
+export const MAX_WORKERS = 32
+
 /** Environment variables Trove reads, each with its default. Nothing else reads process.env. */
 const EnvSchema = z.object({
   TROVE_PORT: port.default(8080),
@@ -52,6 +55,14 @@ const EnvSchema = z.object({
     .regex(/^[\w.-]{1,100}$/, 'expected letters, digits, dots, dashes or underscores (at most 100)')
     .optional(),
   TROVE_NODE_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
+  TROVE_WORKERS: z
+    .string()
+    .regex(/^(auto|\d{1,2})$/, `expected auto or a whole number from 1 to ${MAX_WORKERS}`)
+    .transform((v) => (v === 'auto' ? Math.min(os.availableParallelism(), MAX_WORKERS) : Number(v)))
+    .pipe(z.number().min(1, 'expected at least 1').max(MAX_WORKERS, `expected at most ${MAX_WORKERS}`))
+    .default(1),
+  /** Set by the primary process for each worker it starts (1, 2, …); not a setting. */
+  TROVE_WORKER_INDEX: z.coerce.number().int().min(1).max(MAX_WORKERS).optional(),
   TROVE_MODULES: z
     .string()
     .transform((v) => [
@@ -102,6 +113,11 @@ export interface Config {
   shutdownTimeoutMs: number
   /** This process in the cluster: its id, the URL its peers reach it at, what it runs. */
   node: { id: string; url: string | undefined; modules: ServiceType[]; heartbeatMs: number }
+  /**
+   * Worker processes sharing the node's port (core/workers.ts): how many, and which one this is
+   * (0 in a node of one process). Each worker is a node of the cluster in its own right.
+   */
+  workers: { count: number; index: number }
   repositories: {
     /** The largest file a client may upload (bytes). */
     uploadMaxBytes: number
@@ -129,7 +145,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  if (e.TROVE_WORKERS > 1 && e.TROVE_NODE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TROVE_NODE_URL: one address cannot name several worker processes; leave it unset with TROVE_WORKERS above 1',
+    )
+  }
   const dataDir = path.resolve(e.TROVE_DATA_DIR)
+  // Worker 1 is the node as configured; worker k of a node keeps its own id and log directory.
+  const index = e.TROVE_WORKERS > 1 ? (e.TROVE_WORKER_INDEX ?? 0) : 0
+  const baseNodeId = e.TROVE_NODE_ID ?? os.hostname()
+  const nodeId = index > 1 ? `${baseNodeId}-w${index}` : baseNodeId
+  const baseLogDir = path.resolve(e.TROVE_LOG_DIR ?? path.join(dataDir, 'logs'))
   return {
     port: e.TROVE_PORT,
     host: e.TROVE_HOST,
@@ -143,17 +169,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       stdout: e.TROVE_LOG_STDOUT,
       maxSize: e.TROVE_LOG_MAX_SIZE,
       maxFiles: e.TROVE_LOG_MAX_FILES,
-      dir: path.resolve(e.TROVE_LOG_DIR ?? path.join(dataDir, 'logs')),
+      dir: index > 1 ? path.join(baseLogDir, nodeId) : baseLogDir,
     },
     webDir: path.resolve(e.TROVE_WEB_DIR ?? defaultWebDir),
     trustProxy: e.TROVE_TRUST_PROXY,
     shutdownTimeoutMs: e.TROVE_SHUTDOWN_TIMEOUT_MS,
     node: {
-      id: e.TROVE_NODE_ID ?? os.hostname(),
+      id: nodeId,
       url: e.TROVE_NODE_URL?.replace(/\/+$/, ''),
       modules: e.TROVE_MODULES,
       heartbeatMs: e.TROVE_HEARTBEAT_MS,
     },
+    workers: { count: e.TROVE_WORKERS, index },
     repositories: {
       uploadMaxBytes: e.TROVE_UPLOAD_MAX_SIZE,
       archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,

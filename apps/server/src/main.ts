@@ -1,5 +1,7 @@
+import cluster from 'node:cluster'
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
+import { runPrimary } from './core/workers.js'
 
 /** Reads the config, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -14,6 +16,11 @@ async function main(): Promise<void> {
     throw error
   }
 
+  if (config.workers.count > 1 && cluster.isPrimary) {
+    runPrimary(config.workers.count)
+    return
+  }
+
   const started = performance.now()
   const app = await buildApp(config)
   await app.fastify.listen({ port: config.port, host: config.host })
@@ -25,7 +32,12 @@ async function main(): Promise<void> {
     'server started',
   )
 
+  app.link?.ready()
+  // Worker 1 speaks for the node; the others only log.
+  if (config.workers.index > 1) return installStop(app, config)
+
   const lines = [`Trove is running: ${url}/ui/`]
+  if (config.workers.count > 1) lines.push(`(${config.workers.count} worker processes share the port)`)
   if (app.firstAdmin?.generatedPassword) {
     lines.push(
       `First start: sign in as "${app.firstAdmin.name}" with the password ${app.firstAdmin.generatedPassword}`,
@@ -35,7 +47,10 @@ async function main(): Promise<void> {
     lines.push(`First start: sign in as "${app.firstAdmin.name}" with the password from TROVE_ADMIN_PASSWORD`)
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
+  installStop(app, config)
+}
 
+function installStop(app: Awaited<ReturnType<typeof buildApp>>, config: Config): void {
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

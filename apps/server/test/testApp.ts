@@ -24,7 +24,7 @@ export interface TestApp {
 }
 
 /** A throwaway database: a new SQLite file, or a new database on the test PostgreSQL server. */
-async function throwawayDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+export async function throwawayDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
   if (!postgresUrl) return { url: undefined, drop: async () => {} }
   const name = `trove_test_${crypto.randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: postgresUrl })

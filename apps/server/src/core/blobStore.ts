@@ -254,6 +254,11 @@ export class BlobStore {
     return path.join(this.tmp, `${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
   }
 
+  /** A named file in the store's temp dir (a chunked upload's, which every process must find). */
+  tempPath(name: string): string {
+    return path.join(this.tmp, name)
+  }
+
   /**
    * Takes a temp file a caller wrote and hashed itself (a chunked upload): fsyncs it, checks what
    * was declared, and renames it into place (or drops it when the content is already stored).

@@ -81,7 +81,10 @@ export async function openDb(
   cachePreparedStatements(database)
   const writes = new WriteWatch(BOOKKEEPING)
   return {
-    kysely: new Kysely<Database>({ dialect: watchWrites(new SqliteDialect({ database }), writes) }),
+    // A transaction takes the write lock when it begins: with several processes on the file (worker
+    // processes, nodes), a deferred one that read first could not upgrade once another had written
+    // (SQLITE_BUSY at once, the busy timeout does not apply); an immediate one waits its turn.
+    kysely: new Kysely<Database>({ dialect: watchWrites(new SqliteDialect({ database }), writes, 'begin immediate') }),
     writes,
     dialect: 'sqlite',
     location: file,

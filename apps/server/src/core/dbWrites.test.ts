@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
+import { WriteWatch } from './dbWrites.js'
 
 /** The committed-write reports in-memory caches rely on, on the real database (SQLite or PostgreSQL). */
 describe('committed writes, by table', () => {
@@ -70,5 +71,23 @@ describe('committed writes, by table', () => {
     expect(seen).toEqual([])
     await db().updateTable('tokens').set({ last_used_at: Date.now(), expires_at: 0 }).where('id', '=', 'none').execute()
     expect(seen).toEqual([['tokens']])
+  })
+})
+
+describe('writes and sibling worker processes', () => {
+  it("relays this process's committed writes, and hands a sibling's to the listeners without relaying them back", () => {
+    const watch = new WriteWatch()
+    const heard: [string[], boolean][] = []
+    const relayed: string[][] = []
+    watch.on((tables, fromSibling) => heard.push([[...tables], fromSibling]))
+    watch.relay = (tables) => relayed.push([...tables])
+    watch.notify(new Set(['files']))
+    watch.notifyFromSibling(new Set(['tokens']))
+    watch.notify(new Set())
+    expect(heard).toEqual([
+      [['files'], false],
+      [['tokens'], true],
+    ])
+    expect(relayed).toEqual([['files']])
   })
 })

@@ -1,8 +1,17 @@
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, OperationNode, QueryResult, TransactionSettings } from 'kysely'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type OperationNode,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely'
 
 /** The tables a committed write changed; `'*'` stands for "any table" (schema changes, raw SQL). */
 export type ChangedTables = ReadonlySet<string>
-export type WriteListener = (tables: ChangedTables) => void
+/** `fromSibling`: the write was committed by another worker process of this node (see core/workers.ts). */
+export type WriteListener = (tables: ChangedTables, fromSibling: boolean) => void
 
 const ANY: ChangedTables = new Set(['*'])
 
@@ -17,6 +26,8 @@ const ANY: ChangedTables = new Set(['*'])
  */
 export class WriteWatch {
   private readonly listeners = new Set<WriteListener>()
+  /** Tells the node's other worker processes (set when the node runs several). */
+  relay: ((tables: ChangedTables) => void) | undefined
 
   constructor(private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {}) {}
 
@@ -26,9 +37,17 @@ export class WriteWatch {
     return () => this.listeners.delete(listener)
   }
 
+  /** A write of this process was committed: its listeners, then its sibling processes, hear of it. */
   notify(tables: ChangedTables): void {
     if (tables.size === 0) return
-    for (const listener of this.listeners) listener(tables)
+    for (const listener of this.listeners) listener(tables, false)
+    this.relay?.(tables)
+  }
+
+  /** A sibling worker process committed a write to the same database. */
+  notifyFromSibling(tables: ChangedTables): void {
+    if (tables.size === 0) return
+    for (const listener of this.listeners) listener(tables, true)
   }
 
   /** The tables a statement writes, or undefined for a read. */
@@ -102,6 +121,7 @@ class WatchingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly watch: WriteWatch,
+    private readonly begin: string | undefined,
   ) {}
 
   init(): Promise<void> {
@@ -114,7 +134,8 @@ class WatchingDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const c = connection as WatchedConnection
-    await this.inner.beginTransaction(c.inner, settings)
+    if (this.begin) await c.inner.executeQuery(CompiledQuery.raw(this.begin))
+    else await this.inner.beginTransaction(c.inner, settings)
     c.inTransaction = true
     c.pending = new Set()
   }
@@ -148,13 +169,16 @@ class WatchingDriver implements Driver {
   }
 }
 
-/** Wraps a dialect so that every committed write through it is reported to `watch`. */
-export function watchWrites(dialect: Dialect, watch: WriteWatch): Dialect {
+/**
+ * Wraps a dialect so that every committed write through it is reported to `watch`. `begin` replaces
+ * the statement that opens a transaction (SQLite: `begin immediate`, see db.ts).
+ */
+export function watchWrites(dialect: Dialect, watch: WriteWatch, begin?: string): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createDriver: () => {
       const inner = dialect.createDriver()
-      const driver = new WatchingDriver(inner, watch) as WatchingDriver & Partial<Driver>
+      const driver = new WatchingDriver(inner, watch, begin) as WatchingDriver & Partial<Driver>
       // Savepoints (nested transactions) pass straight through; their writes count at the outer COMMIT.
       for (const method of ['savepoint', 'rollbackToSavepoint', 'releaseSavepoint'] as const) {
         const fn = inner[method]

@@ -7,6 +7,7 @@ import type { Principal } from '../../core/access.js'
 import { BlobFileWriter, type BlobInfo, hashingStream } from '../../core/blobStore.js'
 import type { RepoAction } from '../../core/permissions.js'
 import { StreamHasher } from '../../core/streamHasher.js'
+import { loadClusterIdentity } from '../../modules/operations/cluster.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
@@ -35,16 +36,32 @@ export interface TagMetadata {
   manifests?: { digest: string; mediaType: string; size: number; platform?: unknown }[]
 }
 
+/**
+ * An upload in progress, as this process knows it. The upload itself is on disk, in the blob
+ * store's temp dir, so that any worker process (or node on the same data dir) can take the next
+ * chunk: `upload-<id>` holds the bytes so far and `upload-<id>.json` says where they go (or that
+ * a chunk broke off). A process hashes what it has not seen of the file before it goes on.
+ */
 interface UploadSession {
   repoKey: string
   image: string
   file: string
+  /** How much of the file this process's hasher has seen. */
   size: number
   /** The upload's sha256, sha1 and md5 so far (the hashing threads keep them for large ones). */
   hasher: StreamHasher
   busy: boolean
   touched: number
 }
+
+interface UploadRecord {
+  repoKey: string
+  image: string
+  /** A chunk broke off while it was written: the bytes on disk can no longer be trusted. */
+  broken?: true
+}
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const hexOf = (digest: string) => {
   const m = DIGEST.exec(digest)
@@ -56,16 +73,34 @@ const dockerRoutes =
   (fctx: FormatContext): FastifyPluginAsync =>
   async (app) => {
     rawBodies(app)
-    const tokens = new RegistryTokens()
+    const tokens = new RegistryTokens(loadClusterIdentity(fctx.config.dataDir).secret)
     const uploads = new Map<string, UploadSession>()
-    // Uploads nobody finished within a day are dropped with their temp file.
+    const uploadFile = (id: string) => fctx.blobs.tempPath(`upload-${id}`)
+    const recordFile = (id: string) => `${uploadFile(id)}.json`
+    const readRecord = async (id: string): Promise<UploadRecord | undefined> => {
+      try {
+        return JSON.parse(await fs.promises.readFile(recordFile(id), 'utf8')) as UploadRecord
+      } catch {
+        return undefined
+      }
+    }
+    /** Forgets an upload here; `everywhere` also removes it from disk, for every process. */
+    const dropUpload = async (id: string, everywhere: boolean) => {
+      const s = uploads.get(id)
+      uploads.delete(id)
+      s?.hasher.dispose()
+      if (everywhere) {
+        await fs.promises.rm(recordFile(id), { force: true })
+        await fs.promises.rm(uploadFile(id), { force: true })
+      }
+    }
+    // Uploads nobody finished within a day are dropped with their temp files (the blob store's GC
+    // removes those of processes that stopped); one another process finished or cancelled is forgotten.
     const sweep = setInterval(() => {
       for (const [id, s] of uploads) {
-        if (!s.busy && Date.now() - s.touched > 24 * 3600_000) {
-          uploads.delete(id)
-          s.hasher.dispose()
-          fs.rm(s.file, { force: true }, () => {})
-        }
+        if (s.busy) continue
+        if (Date.now() - s.touched > 24 * 3600_000) void dropUpload(id, true)
+        else if (!fs.existsSync(recordFile(id))) void dropUpload(id, false)
       }
     }, 3600_000).unref()
     app.addHook('onClose', async () => clearInterval(sweep))
@@ -603,17 +638,10 @@ const dockerRoutes =
         return blobCreated(reply, target.key, image, hex)
       }
       const id = crypto.randomUUID()
-      const file = fctx.blobs.tempFile()
-      await fs.promises.writeFile(file, '')
-      uploads.set(id, {
-        repoKey: target.key,
-        image,
-        file,
-        size: 0,
-        hasher: new StreamHasher(),
-        busy: false,
-        touched: Date.now(),
-      })
+      const file = uploadFile(id)
+      await fs.promises.writeFile(file, '', { flag: 'wx' })
+      await fs.promises.writeFile(recordFile(id), JSON.stringify({ repoKey: target.key, image } satisfies UploadRecord))
+      uploads.set(id, { repoKey: target.key, image, file, size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() })
       return uploadAccepted(reply, 202, target.key, image, id, 0)
     }
 
@@ -627,16 +655,62 @@ const dockerRoutes =
     ) {
       const target = await deployTarget(fctx, repo)
       const principal = await authorize(request, reply, action, target, image)
-      const session = uploads.get(id)
-      if (!session || session.repoKey !== target.key || session.image !== image) {
-        throw new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
+      const unknown = () => new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
+      const record = UPLOAD_ID.test(id) ? await readRecord(id) : undefined
+      if (!record) {
+        // Finished or cancelled, maybe by another process.
+        if (uploads.has(id)) await dropUpload(id, false)
+        throw unknown()
       }
+      if (record.repoKey !== target.key || record.image !== image) throw unknown()
+      if (record.broken) {
+        // The answer leaves once the temp files are gone.
+        await dropUpload(id, true)
+        throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
+      }
+      let session = uploads.get(id)
+      if (!session) {
+        session = { ...record, file: uploadFile(id), size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() }
+        uploads.set(id, session)
+      }
+      if (session.busy) throw new OciError(416, 'BLOB_UPLOAD_INVALID', 'Another chunk of this upload is being written')
+      await catchUp(id, session)
       return { session, principal }
     }
 
+    /** Hashes what other processes appended to the upload since this one last saw it. */
+    async function catchUp(id: string, session: UploadSession) {
+      const onDisk = await fs.promises.stat(session.file).then(
+        (st) => st.size,
+        () => undefined,
+      )
+      if (onDisk === undefined) {
+        await dropUpload(id, true)
+        throw new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
+      }
+      if (onDisk === session.size) return
+      if (onDisk < session.size) {
+        await dropUpload(id, true)
+        throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
+      }
+      session.busy = true
+      try {
+        for await (const chunk of fs.createReadStream(session.file, {
+          start: session.size,
+          end: onDisk - 1,
+          highWaterMark: 1 << 20,
+        })) {
+          await session.hasher.update(chunk as Buffer)
+          session.size += (chunk as Buffer).length
+        }
+      } finally {
+        session.busy = false
+        session.hasher.paused()
+      }
+    }
+
     /** Appends a request body to an upload, hashing as it streams. */
-    async function append(session: UploadSession, body: Readable) {
-      if (session.busy) throw new OciError(416, 'BLOB_UPLOAD_INVALID', 'Another chunk of this upload is being written')
+    async function append(id: string, session: UploadSession, body: Readable) {
       session.busy = true
       const limit = fctx.blobs.maxBytes
       try {
@@ -648,9 +722,15 @@ const dockerRoutes =
         })
         await pipeline(body, hasher, new BlobFileWriter(session.file, 'a'))
       } catch (error) {
-        // A chunk that broke off leaves the upload unusable: its hashes saw part of it.
-        session.size = Number.NaN
-        session.hasher.dispose()
+        // A chunk that broke off leaves the upload unusable, for every process: what is on disk
+        // and what the hashes saw may differ.
+        await fs.promises
+          .writeFile(
+            recordFile(id),
+            JSON.stringify({ repoKey: session.repoKey, image: session.image, broken: true } satisfies UploadRecord),
+          )
+          .catch(() => {})
+        await dropUpload(id, false)
         throw error
       } finally {
         session.busy = false
@@ -660,12 +740,6 @@ const dockerRoutes =
     }
 
     async function checkRange(request: FastifyRequest, reply: FastifyReply, session: UploadSession, id: string) {
-      if (Number.isNaN(session.size)) {
-        // The answer leaves once the temp file is gone.
-        uploads.delete(id)
-        await fs.promises.rm(session.file, { force: true })
-        throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
-      }
       const range = request.headers['content-range']
       if (typeof range === 'string' && range.trim()) {
         const m = /^(?:bytes[ =])?(\d+)-(\d+)(?:\/\d+|\/\*)?$/.exec(range.trim())
@@ -681,7 +755,7 @@ const dockerRoutes =
     async function patchUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
       const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
       await checkRange(request, reply, session, id)
-      if (request.body) await append(session, request.body as Readable)
+      if (request.body) await append(id, session, request.body as Readable)
       return uploadAccepted(reply, 202, session.repoKey, image, id, session.size)
     }
 
@@ -691,8 +765,10 @@ const dockerRoutes =
       if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
       const hex = hexOf(digest)
       await checkRange(request, reply, session, id)
-      if (request.body) await append(session, request.body as Readable)
+      if (request.body) await append(id, session, request.body as Readable)
+      // The upload ends here for every process: the record goes first, the bytes become a blob.
       uploads.delete(id)
+      await fs.promises.rm(recordFile(id), { force: true })
       let info: BlobInfo
       try {
         info = { ...(await session.hasher.digest()), size: session.size }
@@ -715,10 +791,8 @@ const dockerRoutes =
     }
 
     async function cancelUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
-      const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
-      uploads.delete(id)
-      session.hasher.dispose()
-      await fs.promises.rm(session.file, { force: true })
+      await sessionOf(request, reply, repo, image, id, 'deploy')
+      await dropUpload(id, true)
       return reply.code(204).send()
     }
   }

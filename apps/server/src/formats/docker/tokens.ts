@@ -7,11 +7,19 @@ const PREFIX = 'oci.'
 
 /**
  * Short-lived bearer tokens of the registry's token endpoint: the caller (or anonymous) and an
- * expiry, signed with a key made at start-up. They are stateless: a restart ends them all, and
- * clients simply ask the token endpoint again.
+ * expiry, signed with a key derived from the cluster's secret, so that every node and worker
+ * process takes the tokens any of them issued. They are stateless: clients simply ask the token
+ * endpoint again when one runs out.
  */
 export class RegistryTokens {
-  private readonly key = crypto.randomBytes(32)
+  private readonly key: Buffer
+
+  /** `clusterSecret`: the secret the nodes share (operations/cluster.ts); a random key without it. */
+  constructor(clusterSecret?: Buffer) {
+    this.key = clusterSecret
+      ? Buffer.from(crypto.hkdfSync('sha256', clusterSecret, Buffer.alloc(0), 'trove registry tokens', 32))
+      : crypto.randomBytes(32)
+  }
 
   issue(principal: Principal | null, now = Date.now()): string {
     const body = Buffer.from(

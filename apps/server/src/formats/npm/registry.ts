@@ -29,6 +29,17 @@ export interface PackumentSource {
  * node drops it at once; one made on another node of a cluster shows within this time.
  */
 const PACKUMENT_CACHE_MS = 2000
+/** What a packument is read from. */
+const PACKUMENT_TABLES = [
+  'packages',
+  'package_versions',
+  'package_tags',
+  'dist_tags',
+  'files',
+  'repositories',
+  'repository_members',
+  'remote_cache',
+]
 
 interface CachedPackument {
   at: number
@@ -41,7 +52,13 @@ interface CachedPackument {
 export class NpmRegistry {
   private readonly cache = new Map<string, CachedPackument>()
 
-  constructor(private readonly fctx: FormatContext) {}
+  constructor(private readonly fctx: FormatContext) {
+    // This process drops a package's packuments when it changes one (invalidate); a change made by
+    // a sibling worker process of the node drops them all.
+    fctx.db.writes.on((tables, fromSibling) => {
+      if (fromSibling && (tables.has('*') || PACKUMENT_TABLES.some((t) => tables.has(t)))) this.cache.clear()
+    })
+  }
 
   /** The packument of a repository, from the node's short-lived cache when it can. */
   cached(repo: Repository, name: string): CachedPackument {

@@ -58,6 +58,11 @@ export class RepositoryService {
     private readonly secrets: SecretBox,
   ) {}
 
+  /** Drops every repository kept (another process of the node changed one). */
+  forgetAll(): void {
+    this.cache.clear()
+  }
+
   /** The repository a client names, or undefined (every package-client request asks: kept briefly). */
   async get(key: string): Promise<Repository | undefined> {
     const now = Date.now()

@@ -1,0 +1,303 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN_PASSWORD, tempDir, throwawayDatabase } from '../test/testApp.js'
+
+/**
+ * The built server with TROVE_WORKERS=2: two worker processes share one port, and the primary
+ * hands each new connection to the next one. Every request here goes on a connection of its own,
+ * so consecutive requests reach both workers (the logs prove it). On SQLite, or on PostgreSQL when
+ * the suite runs against it.
+ */
+const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/src/main.js')
+
+interface Answer {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: Buffer
+  text: () => string
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely, as those of inject's json()
+  json: () => any
+}
+
+let base = ''
+let dataDir = ''
+let primary: ChildProcess
+let exited: Promise<number | null>
+let dropDatabase: () => Promise<void> = async () => {}
+let stdout = ''
+let stderr = ''
+let cookie = ''
+let csrf = ''
+let token = ''
+let seq = 0
+const requestIds: string[] = []
+
+/** One request on a new connection (no keep-alive agent), with an id the logs record. */
+function call(method: string, url: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<Answer> {
+  const id = `wk-${process.pid}-${++seq}`
+  requestIds.push(id)
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${url}`, { method, agent: false, headers: { 'x-request-id': id, ...headers } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        const data = Buffer.concat(chunks)
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: data,
+          text: () => data.toString('utf8'),
+          json: () => JSON.parse(data.toString('utf8')),
+        })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+const admin = () => ({ cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' })
+const bearer = (t = token) => ({ authorization: `Bearer ${t}` })
+
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (ok(value) || Date.now() > deadline) return value
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const nodes = async () =>
+  (await call('GET', '/ui/api/v1/system/status/ha', admin())).json().repository.nodes as {
+    node_id: string
+    status: string
+    start_time: number
+  }[]
+
+const children = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0)
+
+async function npmTarball(name: string, version: string): Promise<Buffer> {
+  const { default: tar } = await import('tar-stream')
+  const pack = tar.pack()
+  pack.entry({ name: 'package/package.json' }, JSON.stringify({ name, version }))
+  pack.entry({ name: 'package/index.js' }, `module.exports = '${version}'\n`)
+  pack.finalize()
+  const chunks: Buffer[] = []
+  for await (const c of pack) chunks.push(c as Buffer)
+  return zlib.gzipSync(Buffer.concat(chunks))
+}
+
+beforeAll(async () => {
+  dataDir = tempDir()
+  const database = await throwawayDatabase()
+  dropDatabase = database.drop
+  primary = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      TROVE_DATA_DIR: dataDir,
+      TROVE_PORT: '0',
+      TROVE_HOST: '127.0.0.1',
+      TROVE_LOG_STDOUT: 'false',
+      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      TROVE_NODE_ID: 'box',
+      TROVE_HEARTBEAT_MS: '200',
+      TROVE_WORKERS: '2',
+      ...(database.url ? { TROVE_DATABASE_URL: database.url } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  primary.stdout?.on('data', (d) => {
+    stdout += d
+  })
+  primary.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  exited = new Promise((resolve) => primary.once('exit', (code) => resolve(code)))
+  const deadline = Date.now() + 30_000
+  while (!/Trove is running: /.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  base = /Trove is running: (http:\/\/\S+?)\/ui\//.exec(stdout)?.[1] ?? ''
+  expect(base, stdout).not.toBe('')
+
+  const login = await call(
+    'POST',
+    '/ui/api/v1/ui/auth/login',
+    { 'content-type': 'application/json' },
+    JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
+  )
+  const cookies = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0])
+  cookie = cookies.join('; ')
+  csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
+  token = (await call('POST', '/ui/api/v1/ui/userIdentifyToken/admin', admin(), JSON.stringify({ expiresIn: 3600 }))).json()
+    .access_token
+  for (const [key, packageType] of [
+    ['npm-local', 'npm'],
+    ['docker-local', 'docker'],
+  ]) {
+    const made = await call('PUT', `/api/repositories/${key}`, admin(), JSON.stringify({ rclass: 'local', packageType }))
+    expect(made.status).toBe(201)
+  }
+  // Both workers up.
+  const up = await until(nodes, (n) => n.filter((x) => x.status === 'Online').length === 2)
+  expect(up.map((n) => n.node_id).sort()).toEqual(['box', 'box-w2'])
+}, 60_000)
+
+afterAll(async () => {
+  if (primary.exitCode === null) {
+    primary.kill('SIGTERM')
+    await exited
+  }
+  await dropDatabase()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('a node of two worker processes', () => {
+  it('prints one banner that says so', () => {
+    expect(stdout.match(/Trove is running/g)).toHaveLength(1)
+    expect(stdout).toContain('(2 worker processes share the port)')
+  })
+
+  it('serves a packument read right after a publish, whichever worker each request reaches', async () => {
+    const name = 'shared-pkg'
+    const packument = () => call('GET', `/api/npm/npm-local/${name}`, { ...bearer(), accept: 'application/json' })
+    for (let i = 1; i <= 8; i++) {
+      const version = `1.0.${i}`
+      // Both workers hold the packument as it was (the first round: a 404 remembered).
+      for (let k = 0; k < 2; k++) expect((await packument()).status).toBe(i === 1 ? 404 : 200)
+      const tgz = await npmTarball(name, version)
+      const published = await call(
+        'PUT',
+        `/api/npm/npm-local/${name}`,
+        { ...bearer(), 'content-type': 'application/json' },
+        JSON.stringify({
+          _id: name,
+          name,
+          'dist-tags': { latest: version },
+          versions: {
+            [version]: { name, version, dist: { tarball: `${base}/api/npm/npm-local/${name}/-/${name}-${version}.tgz` } },
+          },
+          _attachments: {
+            [`${name}-${version}.tgz`]: {
+              content_type: 'application/octet-stream',
+              data: tgz.toString('base64'),
+              length: tgz.length,
+            },
+          },
+        }),
+      )
+      expect(published.status).toBe(201)
+      for (let k = 0; k < 2; k++) {
+        const read = await packument()
+        expect(read.status).toBe(200)
+        expect(read.json()['dist-tags'].latest).toBe(version)
+        expect(Object.keys(read.json().versions)).toHaveLength(i)
+        const tarball = await call('GET', `/api/npm/npm-local/${name}/-/${name}-${version}.tgz`, bearer())
+        expect(tarball.status).toBe(200)
+        expect(tarball.body.equals(tgz)).toBe(true)
+      }
+    }
+  })
+
+  it('refuses a revoked token at once on every worker', async () => {
+    const made = (await call('POST', '/ui/api/v1/ui/userIdentifyToken/admin', admin(), JSON.stringify({ expiresIn: 600 }))).json()
+    const whoami = () => call('GET', '/api/npm/npm-local/-/whoami', bearer(made.access_token))
+    for (let k = 0; k < 2; k++) expect((await whoami()).status).toBe(200)
+    const { cookie: c, 'x-csrf-token': x } = admin()
+    expect(
+      (await call('DELETE', `/ui/api/v1/ui/userIdentifyToken/id/${made.token_id}`, { cookie: c, 'x-csrf-token': x })).status,
+    ).toBe(204)
+    for (let k = 0; k < 4; k++) expect((await whoami()).status).toBe(401)
+  })
+
+  it('takes the chunks of one docker upload on different workers, and their registry tokens', async () => {
+    const issued = await call('GET', '/v2/token?service=trove&scope=repository:docker-local/app:pull,push', bearer())
+    expect(issued.status).toBe(200)
+    const registry = bearer(issued.json().token)
+    for (let k = 0; k < 2; k++) expect((await call('GET', '/v2/', registry)).status).toBe(200)
+
+    const data = crypto.randomBytes(3 * 1024 * 1024 + 17)
+    const digest = `sha256:${crypto.createHash('sha256').update(data).digest('hex')}`
+    const started = await call('POST', '/v2/docker-local/app/blobs/uploads/', registry)
+    expect(started.status).toBe(202)
+    let location = started.headers.location as string
+    const cuts = [0, 1024 * 1024, 2 * 1024 * 1024 + 5, data.length]
+    for (let c = 0; c + 1 < cuts.length - 1; c++) {
+      const chunk = data.subarray(cuts[c], cuts[c + 1])
+      const patched = await call(
+        'PATCH',
+        location,
+        { ...registry, 'content-type': 'application/octet-stream', 'content-range': `${cuts[c]}-${(cuts[c + 1] ?? 0) - 1}` },
+        chunk,
+      )
+      expect(patched.status).toBe(202)
+      expect(patched.headers.range).toBe(`0-${(cuts[c + 1] ?? 0) - 1}`)
+      location = patched.headers.location as string
+    }
+    // Where the upload stands, asked of both workers.
+    for (let k = 0; k < 2; k++) {
+      const status = await call('GET', location, registry)
+      expect(status.status).toBe(204)
+      expect(status.headers.range).toBe(`0-${(cuts[2] ?? 0) - 1}`)
+    }
+    const finished = await call(
+      'PUT',
+      `${location}${location.includes('?') ? '&' : '?'}digest=${digest}`,
+      { ...registry, 'content-type': 'application/octet-stream' },
+      data.subarray(cuts[2]),
+    )
+    expect(finished.status, finished.text()).toBe(201)
+    for (let k = 0; k < 2; k++) {
+      const blob = await call('GET', `/v2/docker-local/app/blobs/${digest}`, registry)
+      expect(blob.status).toBe(200)
+      expect(blob.body.equals(data)).toBe(true)
+    }
+    // Finished for both: neither takes another chunk.
+    for (let k = 0; k < 2; k++) expect((await call('GET', location, registry)).status).toBe(404)
+  })
+
+  it('reached both workers: each logged some of the requests', () => {
+    const first = fs.readFileSync(path.join(dataDir, 'logs', 'trove.log'), 'utf8')
+    const second = fs.readFileSync(path.join(dataDir, 'logs', 'box-w2', 'trove.log'), 'utf8')
+    const inFirst = requestIds.filter((id) => first.includes(`"${id}"`)).length
+    const inSecond = requestIds.filter((id) => second.includes(`"${id}"`)).length
+    expect(inFirst).toBeGreaterThan(requestIds.length / 4)
+    expect(inSecond).toBeGreaterThan(requestIds.length / 4)
+  })
+
+  it("answers a log request for the second worker from the first, at the worker's own address", async () => {
+    const config = await until(
+      () => call('GET', '/ui/api/v1/system/logs/config/repository?nodeId=box-w2', admin()),
+      (r) => r.status === 200,
+    )
+    expect(config.status, config.text()).toBe(200)
+    expect(config.json().logs).toContain('trove.log')
+  })
+
+  it('starts a worker again when it dies, and stops them all on SIGTERM', async () => {
+    const before = (await nodes()).find((n) => n.node_id === 'box-w2')?.start_time ?? 0
+    const workers = children(primary.pid ?? 0)
+    expect(workers).toHaveLength(2)
+    const second = Math.max(...workers)
+    process.kill(second, 'SIGKILL')
+    const after = await until(nodes, (n) => (n.find((x) => x.node_id === 'box-w2')?.start_time ?? 0) > before)
+    expect(after.find((n) => n.node_id === 'box-w2')?.start_time).toBeGreaterThan(before)
+    expect(stderr).toContain('Trove: worker 2 exited (SIGKILL); starting it again')
+    expect((await call('GET', '/api/system/ping')).text()).toBe('OK')
+
+    const running = children(primary.pid ?? 0)
+    primary.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    for (const pid of running) expect(() => process.kill(pid, 0)).toThrow()
+    expect(fs.readFileSync(path.join(dataDir, 'logs', 'box-w2', 'trove.log'), 'utf8')).toContain('server stopped')
+  }, 30_000)
+})
