@@ -194,7 +194,8 @@ export class LaterChecksums {
   private async computeHere(sha256: string): Promise<LaterSums> {
     const row = await this.db.selectFrom('blobs').select(['sha1', 'md5']).where('sha256', '=', sha256).executeTakeFirst()
     if (row?.sha1 && row.md5) return { sha1: row.sha1, md5: row.md5 }
-    const hasher = new StreamHasher(['sha1', 'md5'])
+    // The sha256 is the file's name already: hash for the other two only.
+    const hasher = new StreamHasher(['sha1', 'md5'], { sha256: false })
     try {
       for await (const chunk of fs.createReadStream(this.pathOf(sha256), { highWaterMark: 1 << 20 })) {
         const wait = hasher.update(chunk as Buffer)

@@ -93,6 +93,16 @@ describe('stream hasher', () => {
     expect(await declaredBoth.digest()).toEqual(sums)
   })
 
+  it('hashes sha1 and md5 alone for a file whose sha256 is known, small or large', async () => {
+    for (const size of [1000, Math.floor(1.5 * HASH_RING_BYTES) + 5]) {
+      const data = crypto.randomBytes(size)
+      const hasher = new StreamHasher(['sha1', 'md5'], { sha256: false })
+      await feed(hasher, data)
+      const { sha1, md5 } = expected(data)
+      expect(await hasher.digest()).toEqual({ sha256: '', sha1, md5 })
+    }
+  })
+
   it('counts as a large transfer in progress while its data flows past the inline size', async () => {
     const hasher = new StreamHasher()
     await feed(hasher, crypto.randomBytes(INLINE_HASH_BYTES))

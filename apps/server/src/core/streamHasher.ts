@@ -149,7 +149,17 @@ export class StreamHasher {
   /** Ends this upload's mark as a large transfer in progress (see transfers.ts). */
   private endTransfer: (() => void) | undefined
 
-  constructor(private readonly required: readonly LaterChecksum[] = []) {}
+  /**
+   * `required`: sha1 and md5 are kept past DEFER_PAST_BYTES when one of them is here.
+   * `sha256: false`: a file whose sha256 is known already (its address) is hashed for sha1 and md5
+   * alone; the digests then say '' for sha256.
+   */
+  constructor(
+    private readonly required: readonly LaterChecksum[] = [],
+    options: { sha256?: boolean } = {},
+  ) {
+    if (options.sha256 === false) this.active = ['legacy']
+  }
 
   /** Takes the next chunk. A promise means: wait for it before sending more. */
   update(chunk: Buffer): Promise<void> | undefined {
@@ -184,8 +194,10 @@ export class StreamHasher {
     if (this.done) return Promise.reject(new Error('the hashes were already taken'))
     this.done = true
     if (!this.ring) {
+      const wanted = this.active.flatMap((lane): readonly Algorithm[] => LANES[lane])
       const digests = Object.fromEntries(
         ALGORITHMS.map((algorithm) => {
+          if (!wanted.includes(algorithm)) return [algorithm, '']
           const hash = crypto.createHash(algorithm)
           for (const chunk of this.pending) hash.update(chunk)
           return [algorithm, hash.digest('hex')]
@@ -214,7 +226,7 @@ export class StreamHasher {
     this.endTransfer = transferStarted()
     this.ring = Buffer.from(new SharedArrayBuffer(HASH_RING_BYTES))
     this.id = threads.register(this)
-    for (const lane of ALL_LANES) threads.post(lane, { op: 'open', id: this.id, ring: this.ring.buffer })
+    for (const lane of this.active) threads.post(lane, { op: 'open', id: this.id, ring: this.ring.buffer })
   }
 
   /**
