@@ -202,8 +202,15 @@ describe('npm repositories with the npm client', () => {
     const ls = await npm(['dist-tag', 'ls', 'hello-trove'])
     expect(ls.stdout).toMatch(/beta: 1\.0\.0/)
     expect(ls.stdout).toMatch(/latest: 1\.0\.0/)
+    const packumentTags = async () =>
+      (
+        await t.fastify.inject({ url: '/api/npm/npm-local/hello-trove', headers: { authorization: `Bearer ${token}` } })
+      ).json()['dist-tags']
+    expect(await packumentTags()).toHaveProperty('beta', '1.0.0')
     expect((await npm(['dist-tag', 'rm', 'hello-trove', 'beta'])).code).toBe(0)
     expect((await npm(['dist-tag', 'ls', 'hello-trove'])).stdout).not.toMatch(/beta/)
+    // The packument the node keeps for a moment loses the tag at once too.
+    expect(await packumentTags()).not.toHaveProperty('beta')
 
     const deprecate = await npm(['deprecate', 'hello-trove@1.0.0', 'use something else'])
     expect(deprecate.stderr).not.toMatch(/npm error/)

@@ -170,6 +170,7 @@ export const npmRoutes =
           .where('repo_key', '=', target.key)
           .where('tag', '=', tag)
           .execute()
+        registry.invalidate(name)
         return reply.send({ ok: true })
       }
       const version = request.body
