@@ -42,6 +42,7 @@ import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/ro
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
+import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
 import { packagesChanged } from './modules/packages/cache.js'
@@ -108,6 +109,7 @@ const SIBLING_DROPS = {
     'package_dependencies',
     'dist_tags',
     'files',
+    'file_properties',
     'repositories',
     'repository_members',
     'builds',
@@ -238,8 +240,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (!link) app.addHook('onListen', async () => operations.listening(app.server.address()))
   else {
     // The workers share one port, which names none of them: each also listens on a port of its
-    // own, where its peers reach it (a log request for this node, say).
-    const own = http.createServer((req, res) => app.server.emit('request', req, res))
+    // own, where its peers reach it (a log request for this node, say). That port takes signed
+    // calls between nodes only: users and tools go through the shared port (and any proxy before it).
+    const own = http.createServer((req, res) => {
+      const signature = req.headers[NODE_SIGNATURE_HEADER]
+      if (
+        verifyNodeCall(
+          operations.cluster.secret,
+          typeof signature === 'string' ? signature : undefined,
+          req.method ?? '',
+          req.url ?? '',
+        )
+      ) {
+        app.server.emit('request', req, res)
+        return
+      }
+      res.writeHead(403, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ errors: [{ status: 403, message: 'This port takes calls between nodes only' }] }))
+    })
     app.addHook('onListen', async () => {
       await new Promise<void>((resolve, reject) => {
         own.once('error', reject)

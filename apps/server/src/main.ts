@@ -21,6 +21,14 @@ async function main(): Promise<void> {
     return
   }
 
+  // A worker asked to stop while it starts (the node stopping) finishes starting, then stops the
+  // usual way: killed by the signal, it would count as a worker that failed.
+  const early = { signal: undefined as string | undefined, listener: (signal: string) => void (early.signal = signal) }
+  if (config.workers.index > 0) {
+    process.on('SIGTERM', early.listener)
+    process.on('SIGINT', early.listener)
+  }
+
   const started = performance.now()
   const app = await buildApp(config)
   await app.fastify.listen({ port: config.port, host: config.host })
@@ -34,7 +42,7 @@ async function main(): Promise<void> {
 
   app.link?.ready()
   // Worker 1 speaks for the node; the others only log.
-  if (config.workers.index > 1) return installStop(app, config)
+  if (config.workers.index > 1) return installStop(app, config, early)
 
   const lines = [`Trove is running: ${url}/ui/`]
   if (config.workers.count > 1) lines.push(`(${config.workers.count} worker processes share the port)`)
@@ -47,10 +55,16 @@ async function main(): Promise<void> {
     lines.push(`First start: sign in as "${app.firstAdmin.name}" with the password from TROVE_ADMIN_PASSWORD`)
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
-  installStop(app, config)
+  installStop(app, config, early)
 }
 
-function installStop(app: Awaited<ReturnType<typeof buildApp>>, config: Config): void {
+function installStop(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  config: Config,
+  early: { signal: string | undefined; listener: (signal: string) => void },
+): void {
+  process.off('SIGTERM', early.listener)
+  process.off('SIGINT', early.listener)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -66,6 +80,7 @@ function installStop(app: Awaited<ReturnType<typeof buildApp>>, config: Config):
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))
   process.once('SIGINT', () => void stop('SIGINT'))
+  if (early.signal) void stop(early.signal)
 }
 
 main().catch((error: unknown) => {

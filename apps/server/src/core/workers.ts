@@ -14,11 +14,16 @@ import type { ChangedTables, WriteWatch } from './dbWrites.js'
  *   before the others, starts again a worker that dies, and stops them all on SIGTERM or SIGINT.
  */
 
-type ToPrimary = { t: 'ready' } | { t: 'writes'; seq: number; tables: string[] } | { t: 'ack'; relay: number }
+type ToPrimary = { t: 'linked' } | { t: 'ready' } | { t: 'writes'; seq: number; tables: string[] } | { t: 'ack'; relay: number }
 type ToWorker = { t: 'writes'; relay: number; tables: string[] } | { t: 'acked'; seq: number }
 
 /** How long a writer waits for its siblings to have heard of a write before it answers anyway. */
 export const SIBLING_WAIT_MS = 1000
+/**
+ * Tables whose writes are not told to the siblings: no cache reads them, and the heartbeats write
+ * `nodes` every few seconds.
+ */
+const NOT_RELAYED = new Set(['nodes', 'node_services', 'audit_events', 'signin_failures'])
 /** A worker that dies this often in a minute is not started again: the node stops. */
 const MAX_RESTARTS_PER_MINUTE = 5
 
@@ -50,9 +55,12 @@ export class WorkerLink {
       }
     })
     watch.relay = (tables) => this.relay(tables)
+    // From now on this worker's caches hear of its siblings' writes (before it serves anything).
+    send(process, { t: 'linked' } satisfies ToPrimary)
   }
 
   private relay(tables: ChangedTables): void {
+    if ([...tables].every((t) => NOT_RELAYED.has(t))) return
     const seq = ++this.seq
     let resolve: () => void = () => {}
     const done = new Promise<void>((r) => {
@@ -78,7 +86,8 @@ export class WorkerLink {
       clearTimeout(timer)
       if (!inTime) {
         this.onSlowSibling()
-        // Do not make every later answer wait for the same slow sibling.
+        // Do not make every later answer wait for the same slow sibling (nor leave anyone waiting).
+        for (const w of this.waiting.values()) w.resolve()
         this.waiting.clear()
       }
     })
@@ -103,7 +112,9 @@ interface Relay {
  */
 export function runPrimary(count: number, say: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
   const workers = new Map<number, Worker>()
-  const ready = new Set<Worker>()
+  /** Workers whose link is up: they take relayed writes. */
+  const linked = new Set<Worker>()
+  let firstReady = false
   const relays = new Map<number, Relay>()
   const restarts: number[] = []
   let nextRelay = 1
@@ -121,14 +132,16 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
   }
 
   function onMessage(from: Worker, index: number, message: ToPrimary): void {
-    if (message?.t === 'ready') {
-      ready.add(from)
+    if (message?.t === 'linked') {
+      linked.add(from)
+    } else if (message?.t === 'ready') {
+      if (index === 1) firstReady = true
       if (index === 1 && !othersStarted) {
         othersStarted = true
         for (let k = 2; k <= count; k++) fork(k)
       }
     } else if (message?.t === 'writes') {
-      const others = [...ready].filter((w) => w !== from)
+      const others = [...linked].filter((w) => w !== from)
       if (others.length === 0) {
         send(from, { t: 'acked', seq: message.seq } satisfies ToWorker)
         return
@@ -142,15 +155,16 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
   }
 
   function onExit(index: number, worker: Worker, code: number | null, signal: string | null): void {
-    const wasReady = ready.delete(worker)
+    linked.delete(worker)
     for (const [id] of relays) settle(id, worker)
     if (workers.get(index) === worker) workers.delete(index)
     if (stopping) {
-      if (code) exitCode = code
+      // A worker that did not stop by itself (killed by a signal) makes the exit a failure.
+      if (code || signal) exitCode = code || 1
       if (workers.size === 0) process.exit(exitCode)
       return
     }
-    if (!wasReady && index === 1) {
+    if (!firstReady && index === 1) {
       // The first worker could not start (configuration, database): neither can the others.
       stopAll(code || 1)
       return
@@ -177,7 +191,11 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
   }
 
   function stopAll(code: number): void {
-    if (stopping) return
+    if (stopping) {
+      // Asked again: stop now.
+      for (const worker of workers.values()) worker.process.kill('SIGKILL')
+      process.exit(1)
+    }
     stopping = true
     exitCode = code
     if (workers.size === 0) process.exit(exitCode)

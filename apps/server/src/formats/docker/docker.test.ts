@@ -381,6 +381,42 @@ describe('docker/oci registry', () => {
     expect(fs.readdirSync(tmpDir).length).toBe(before - 2)
   })
 
+  it('lets one request at a time write an upload, and tells where it stands meanwhile', async () => {
+    const data = crypto.randomBytes(2 * 1024 * 1024)
+    const started = await http('POST', '/v2/docker-local/one-at-a-time/blobs/uploads/')
+    const loc = started.headers.get('location') as string
+    // A chunk that is still streaming holds the upload.
+    let finishFirst: () => void = () => {}
+    const first = new Promise<number>((resolve, reject) => {
+      const req = http_.request(
+        `${base}${loc}`,
+        {
+          method: 'PATCH',
+          headers: { ...authHeader(), 'content-type': 'application/octet-stream', 'content-length': String(data.length) },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
+      req.on('error', reject)
+      req.write(data.subarray(0, 1024 * 1024))
+      finishFirst = () => req.end(data.subarray(1024 * 1024))
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    const second = await http('PATCH', loc, Buffer.from('other'), { 'content-type': 'application/octet-stream' })
+    expect(second.status).toBe(416)
+    expect(await codeOf(second)).toBe('BLOB_UPLOAD_INVALID')
+    const status = await http('GET', loc)
+    expect(status.status).toBe(204)
+    finishFirst()
+    expect(await first).toBe(202)
+    const done = await http('PUT', `${loc}${loc.includes('?') ? '&' : '?'}digest=sha256:${sha256(data)}`)
+    expect(done.status).toBe(201)
+    const blob = await http('GET', `/v2/docker-local/one-at-a-time/blobs/sha256:${sha256(data)}`)
+    expect(Buffer.from(await blob.arrayBuffer()).equals(data)).toBe(true)
+  })
+
   it('refuses manifests naming missing blobs, mounts across repositories, and keeps indexes of both families', async () => {
     const layerDigest = `sha256:${sha256(image.layer)}`
     const configDigest = `sha256:${sha256(image.config)}`

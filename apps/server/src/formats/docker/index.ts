@@ -1,12 +1,10 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { Readable, Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
-import { BlobFileWriter, type BlobInfo, hashingStream } from '../../core/blobStore.js'
+import type { BlobInfo } from '../../core/blobStore.js'
 import type { RepoAction } from '../../core/permissions.js'
-import { StreamHasher } from '../../core/streamHasher.js'
 import { loadClusterIdentity } from '../../modules/operations/cluster.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
@@ -16,6 +14,7 @@ import type { Format, FormatContext } from '../types.js'
 import { OciError, sendOciError } from './errors.js'
 import { configSummary, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
 import { REGISTRY_TOKEN_TTL_S, RegistryTokens } from './tokens.js'
+import { type HeldUpload, Uploads } from './uploads.js'
 import { fetchBlob, fetchManifest } from './upstream.js'
 
 const TYPE = 'docker'
@@ -36,33 +35,6 @@ export interface TagMetadata {
   manifests?: { digest: string; mediaType: string; size: number; platform?: unknown }[]
 }
 
-/**
- * An upload in progress, as this process knows it. The upload itself is on disk, in the blob
- * store's temp dir, so that any worker process (or node on the same data dir) can take the next
- * chunk: `upload-<id>` holds the bytes so far and `upload-<id>.json` says where they go (or that
- * a chunk broke off). A process hashes what it has not seen of the file before it goes on.
- */
-interface UploadSession {
-  repoKey: string
-  image: string
-  file: string
-  /** How much of the file this process's hasher has seen. */
-  size: number
-  /** The upload's sha256, sha1 and md5 so far (the hashing threads keep them for large ones). */
-  hasher: StreamHasher
-  busy: boolean
-  touched: number
-}
-
-interface UploadRecord {
-  repoKey: string
-  image: string
-  /** A chunk broke off while it was written: the bytes on disk can no longer be trusted. */
-  broken?: true
-}
-
-const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
 const hexOf = (digest: string) => {
   const m = DIGEST.exec(digest)
   if (!m?.[1]) throw new OciError(400, 'DIGEST_INVALID', `${digest} is not a sha256 digest`)
@@ -74,36 +46,8 @@ const dockerRoutes =
   async (app) => {
     rawBodies(app)
     const tokens = new RegistryTokens(loadClusterIdentity(fctx.config.dataDir).secret)
-    const uploads = new Map<string, UploadSession>()
-    const uploadFile = (id: string) => fctx.blobs.tempPath(`upload-${id}`)
-    const recordFile = (id: string) => `${uploadFile(id)}.json`
-    const readRecord = async (id: string): Promise<UploadRecord | undefined> => {
-      try {
-        return JSON.parse(await fs.promises.readFile(recordFile(id), 'utf8')) as UploadRecord
-      } catch {
-        return undefined
-      }
-    }
-    /** Forgets an upload here; `everywhere` also removes it from disk, for every process. */
-    const dropUpload = async (id: string, everywhere: boolean) => {
-      const s = uploads.get(id)
-      uploads.delete(id)
-      s?.hasher.dispose()
-      if (everywhere) {
-        await fs.promises.rm(recordFile(id), { force: true })
-        await fs.promises.rm(uploadFile(id), { force: true })
-      }
-    }
-    // Uploads nobody finished within a day are dropped with their temp files (the blob store's GC
-    // removes those of processes that stopped); one another process finished or cancelled is forgotten.
-    const sweep = setInterval(() => {
-      for (const [id, s] of uploads) {
-        if (s.busy) continue
-        if (Date.now() - s.touched > 24 * 3600_000) void dropUpload(id, true)
-        else if (!fs.existsSync(recordFile(id))) void dropUpload(id, false)
-      }
-    }, 3600_000).unref()
-    app.addHook('onClose', async () => clearInterval(sweep))
+    const uploads = new Uploads(fctx.blobs)
+    app.addHook('onClose', async () => uploads.close())
 
     app.setErrorHandler((error, request, reply) => {
       if ((error as { status?: number }).status === 401 || (error as { statusCode?: number }).statusCode === 401) {
@@ -637,162 +581,81 @@ const dockerRoutes =
         await recordBlob(target.key, image, blob, principal)
         return blobCreated(reply, target.key, image, hex)
       }
-      const id = crypto.randomUUID()
-      const file = uploadFile(id)
-      await fs.promises.writeFile(file, '', { flag: 'wx' })
-      await fs.promises.writeFile(recordFile(id), JSON.stringify({ repoKey: target.key, image } satisfies UploadRecord))
-      uploads.set(id, { repoKey: target.key, image, file, size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() })
+      const id = await uploads.create(target.key, image)
       return uploadAccepted(reply, 202, target.key, image, id, 0)
     }
 
-    async function sessionOf(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      repo: Repository,
-      image: string,
-      id: string,
-      action: RepoAction,
-    ) {
+    /** The upload a request writes to, held for it alone (see uploads.ts); release it before answering. */
+    async function heldUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
       const target = await deployTarget(fctx, repo)
-      const principal = await authorize(request, reply, action, target, image)
-      const unknown = () => new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
-      const record = UPLOAD_ID.test(id) ? await readRecord(id) : undefined
-      if (!record) {
-        // Finished or cancelled, maybe by another process.
-        if (uploads.has(id)) await dropUpload(id, false)
-        throw unknown()
-      }
-      if (record.repoKey !== target.key || record.image !== image) throw unknown()
-      if (record.broken) {
-        // The answer leaves once the temp files are gone.
-        await dropUpload(id, true)
-        throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
-      }
-      let session = uploads.get(id)
-      if (!session) {
-        session = { ...record, file: uploadFile(id), size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() }
-        uploads.set(id, session)
-      }
-      if (session.busy) throw new OciError(416, 'BLOB_UPLOAD_INVALID', 'Another chunk of this upload is being written')
-      await catchUp(id, session)
-      return { session, principal }
+      const principal = await authorize(request, reply, 'deploy', target, image)
+      return { upload: await uploads.hold(id, target.key, image), principal }
     }
 
-    /** Hashes what other processes appended to the upload since this one last saw it. */
-    async function catchUp(id: string, session: UploadSession) {
-      const onDisk = await fs.promises.stat(session.file).then(
-        (st) => st.size,
-        () => undefined,
-      )
-      if (onDisk === undefined) {
-        await dropUpload(id, true)
-        throw new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
-      }
-      if (onDisk === session.size) return
-      if (onDisk < session.size) {
-        await dropUpload(id, true)
-        throw new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
-      }
-      session.busy = true
-      try {
-        for await (const chunk of fs.createReadStream(session.file, {
-          start: session.size,
-          end: onDisk - 1,
-          highWaterMark: 1 << 20,
-        })) {
-          await session.hasher.update(chunk as Buffer)
-          session.size += (chunk as Buffer).length
-        }
-      } finally {
-        session.busy = false
-        session.hasher.paused()
-      }
-    }
-
-    /** Appends a request body to an upload, hashing as it streams. */
-    async function append(id: string, session: UploadSession, body: Readable) {
-      session.busy = true
-      const limit = fctx.blobs.maxBytes
-      try {
-        const hasher = hashingStream(session.hasher, (bytes) => {
-          session.size += bytes
-          return session.size > limit
-            ? new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`)
-            : undefined
-        })
-        await pipeline(body, hasher, new BlobFileWriter(session.file, 'a'))
-      } catch (error) {
-        // A chunk that broke off leaves the upload unusable, for every process: what is on disk
-        // and what the hashes saw may differ.
-        await fs.promises
-          .writeFile(
-            recordFile(id),
-            JSON.stringify({ repoKey: session.repoKey, image: session.image, broken: true } satisfies UploadRecord),
-          )
-          .catch(() => {})
-        await dropUpload(id, false)
-        throw error
-      } finally {
-        session.busy = false
-        session.touched = Date.now()
-        session.hasher.paused()
-      }
-    }
-
-    async function checkRange(request: FastifyRequest, reply: FastifyReply, session: UploadSession, id: string) {
+    function checkRange(request: FastifyRequest, reply: FastifyReply, upload: HeldUpload) {
       const range = request.headers['content-range']
       if (typeof range === 'string' && range.trim()) {
         const m = /^(?:bytes[ =])?(\d+)-(\d+)(?:\/\d+|\/\*)?$/.exec(range.trim())
-        if (!m || Number(m[1]) !== session.size) {
-          reply.header('location', `/v2/${session.repoKey}/${session.image}/blobs/uploads/${id}`)
-          reply.header('range', `0-${Math.max(0, session.size - 1)}`)
-          reply.header('docker-upload-uuid', id)
-          throw new OciError(416, 'BLOB_UPLOAD_INVALID', `The chunk must start at byte ${session.size}, not ${range}`)
+        if (!m || Number(m[1]) !== upload.size) {
+          reply.header('location', `/v2/${upload.repoKey}/${upload.image}/blobs/uploads/${upload.id}`)
+          reply.header('range', `0-${Math.max(0, upload.size - 1)}`)
+          reply.header('docker-upload-uuid', upload.id)
+          throw new OciError(416, 'BLOB_UPLOAD_INVALID', `The chunk must start at byte ${upload.size}, not ${range}`)
         }
       }
     }
 
     async function patchUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
-      const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
-      await checkRange(request, reply, session, id)
-      if (request.body) await append(id, session, request.body as Readable)
-      return uploadAccepted(reply, 202, session.repoKey, image, id, session.size)
+      const { upload } = await heldUpload(request, reply, repo, image, id)
+      try {
+        checkRange(request, reply, upload)
+        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes)
+      } finally {
+        // Released before the answer: the client's next chunk may come at once, to another process.
+        await upload.release()
+      }
+      return uploadAccepted(reply, 202, upload.repoKey, image, id, upload.size)
     }
 
     async function finishUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
-      const { session, principal } = await sessionOf(request, reply, repo, image, id, 'deploy')
-      const digest = (request.query as { digest?: string }).digest
-      if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
-      const hex = hexOf(digest)
-      await checkRange(request, reply, session, id)
-      if (request.body) await append(id, session, request.body as Readable)
-      // The upload ends here for every process: the record goes first, the bytes become a blob.
-      uploads.delete(id)
-      await fs.promises.rm(recordFile(id), { force: true })
-      let info: BlobInfo
+      const { upload, principal } = await heldUpload(request, reply, repo, image, id)
+      let hex: string
+      let done: Awaited<ReturnType<HeldUpload['finish']>>
       try {
-        info = { ...(await session.hasher.digest()), size: session.size }
-      } catch (error) {
-        await fs.promises.rm(session.file, { force: true })
-        throw error
+        const digest = (request.query as { digest?: string }).digest
+        if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
+        hex = hexOf(digest)
+        checkRange(request, reply, upload)
+        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes)
+        done = await upload.finish()
+      } finally {
+        await upload.release()
       }
-      if (info.sha256 !== hex) {
-        await fs.promises.rm(session.file, { force: true })
-        throw new OciError(400, 'DIGEST_INVALID', `The upload's digest is sha256:${info.sha256}, not ${digest}`, { digest })
+      if (done.digests.sha256 !== hex) {
+        await fs.promises.rm(done.file, { force: true })
+        const digest = `sha256:${hex}`
+        throw new OciError(400, 'DIGEST_INVALID', `The upload's digest is sha256:${done.digests.sha256}, not ${digest}`, {
+          digest,
+        })
       }
-      const blob = await fctx.blobs.adopt(session.file, info)
-      await recordBlob(session.repoKey, image, blob, principal)
-      return blobCreated(reply, session.repoKey, image, hex)
+      const blob = await fctx.blobs.adopt(done.file, { ...done.digests, size: done.size })
+      await recordBlob(upload.repoKey, image, blob, principal)
+      return blobCreated(reply, upload.repoKey, image, hex)
     }
 
     async function uploadStatus(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
-      const { session } = await sessionOf(request, reply, repo, image, id, 'deploy')
-      return uploadAccepted(reply, 204, session.repoKey, image, id, session.size)
+      const target = await deployTarget(fctx, repo)
+      await authorize(request, reply, 'deploy', target, image)
+      return uploadAccepted(reply, 204, target.key, image, id, await uploads.received(id, target.key, image))
     }
 
     async function cancelUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
-      await sessionOf(request, reply, repo, image, id, 'deploy')
-      await dropUpload(id, true)
+      const { upload } = await heldUpload(request, reply, repo, image, id)
+      try {
+        await upload.cancel()
+      } finally {
+        await upload.release()
+      }
       return reply.code(204).send()
     }
   }

@@ -203,9 +203,9 @@ describe('npm repositories with the npm client', () => {
     expect(ls.stdout).toMatch(/beta: 1\.0\.0/)
     expect(ls.stdout).toMatch(/latest: 1\.0\.0/)
     const packumentTags = async () =>
-      (
-        await t.fastify.inject({ url: '/api/npm/npm-local/hello-trove', headers: { authorization: `Bearer ${token}` } })
-      ).json()['dist-tags']
+      (await t.fastify.inject({ url: '/api/npm/npm-local/hello-trove', headers: { authorization: `Bearer ${token}` } })).json()[
+        'dist-tags'
+      ]
     expect(await packumentTags()).toHaveProperty('beta', '1.0.0')
     expect((await npm(['dist-tag', 'rm', 'hello-trove', 'beta'])).code).toBe(0)
     expect((await npm(['dist-tag', 'ls', 'hello-trove'])).stdout).not.toMatch(/beta/)
