@@ -23,7 +23,12 @@ async function main(): Promise<void> {
 
   // A worker asked to stop while it starts (the node stopping) finishes starting, then stops the
   // usual way: killed by the signal, it would count as a worker that failed.
-  const early = { signal: undefined as string | undefined, listener: (signal: string) => void (early.signal = signal) }
+  const early = {
+    signal: undefined as string | undefined,
+    listener: (signal: string) => {
+      early.signal = signal
+    },
+  }
   if (config.workers.index > 0) {
     process.on('SIGTERM', early.listener)
     process.on('SIGINT', early.listener)
