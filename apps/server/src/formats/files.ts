@@ -7,6 +7,7 @@ import type { FileRow } from '../modules/repositories/artifacts.js'
 import type { Repository } from '../modules/repositories/service.js'
 import { authorize } from './http.js'
 import type { FormatContext } from './types.js'
+import { rememberUpstream, upstreamHeaders } from './upstream.js'
 
 /** Checksums a client declares in the widespread headers (X-Checksum-Sha1, -Sha256, -Md5). */
 export function declaredChecksums(request: FastifyRequest): Expected {
@@ -53,14 +54,6 @@ export async function deployTarget(fctx: FormatContext, repo: Repository): Promi
   throw new HttpError(405, `${repo.key} is a ${repo.rclass} repository without a deployment target: deploy to a local one`)
 }
 
-function upstreamHeaders(repo: Repository): Record<string, string> {
-  const headers: Record<string, string> = {}
-  if (repo.username && repo.password) {
-    headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
-  } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
-  return headers
-}
-
 /**
  * A file by path in a repository: a local's own; a remote's cached copy, fetched from its upstream
  * on a miss (metadata-like paths are fetched again after the metadata cache lifetime); a virtual's
@@ -97,7 +90,7 @@ export async function resolveFile(
   let response: Response
   try {
     response = await fetch(`${repo.url}/${path.split('/').map(encodeURIComponent).join('/')}`, {
-      headers: upstreamHeaders(repo),
+      headers: upstreamHeaders(fctx, repo),
       signal: AbortSignal.timeout(300_000),
     })
   } catch {
@@ -106,12 +99,7 @@ export async function resolveFile(
   if (!response.ok || !response.body) {
     await response.body?.cancel()
     if (response.status === 404 || response.status === 410) {
-      const fetched_at = Date.now()
-      await fctx.db.kysely
-        .insertInto('remote_cache')
-        .values({ repo_key: repo.key, path, sha256: null, status: 404, content_type: null, fetched_at })
-        .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ status: 404, sha256: null, fetched_at }))
-        .execute()
+      await rememberUpstream(fctx, repo.key, path, null)
       return undefined
     }
     if (cached) return cached

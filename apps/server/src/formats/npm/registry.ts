@@ -5,6 +5,7 @@ import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { readTarGz } from '../archive.js'
 import type { FormatContext } from '../types.js'
+import { upstreamDocument, upstreamHeaders } from '../upstream.js'
 import {
   declaredLicenses,
   dependenciesOf,
@@ -136,74 +137,27 @@ export class NpmRegistry {
     }
   }
 
-  private upstreamHeaders(repo: Repository, accept = 'application/json'): Record<string, string> {
-    const headers: Record<string, string> = { accept, 'user-agent': `Trove/${this.fctx.build.version}` }
-    if (repo.username && repo.password) {
-      headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
-    } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
-    return headers
-  }
-
   private upstreamUrl(repo: Repository, name: string): string {
     return `${repo.url}/${name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name)}`
   }
 
-  /**
-   * The upstream packument of a remote repository, from the cache while it is fresh (or always
-   * when offline), else fetched again; a stale copy answers when the upstream cannot.
-   */
+  /** The upstream packument of a remote repository, cached as upstream documents are (formats/upstream.ts). */
   async remotePackument(repo: Repository, name: string): Promise<Manifest | undefined> {
-    const cached = await this.db
-      .selectFrom('remote_cache')
-      .selectAll()
-      .where('repo_key', '=', repo.key)
-      .where('path', '=', name)
-      .executeTakeFirst()
-    const now = Date.now()
-    const read = async () =>
-      cached?.sha256 ? (JSON.parse(await this.fctx.blobs.readText(cached.sha256)) as Manifest) : undefined
-    if (cached) {
-      const lifetime = (cached.status === 200 ? repo.metadataCacheSecs : repo.missedCacheSecs) * 1000
-      if (repo.offline || now - cached.fetched_at < lifetime) return cached.status === 200 ? read() : undefined
-    } else if (repo.offline) return undefined
-    let response: Response
-    try {
-      response = await fetch(this.upstreamUrl(repo, name), {
-        headers: this.upstreamHeaders(repo),
-        signal: AbortSignal.timeout(30_000),
-      })
-    } catch {
-      return cached?.status === 200 ? read() : undefined
-    }
-    if (response.status === 404 || response.status === 410) {
-      await response.body?.cancel()
-      await this.cacheRow(repo.key, name, null, 404)
-      return undefined
-    }
-    if (!response.ok) {
-      await response.body?.cancel()
-      if (cached?.status === 200) return read()
-      throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status}`)
-    }
-    const text = await response.text()
-    let packument: Manifest
-    try {
-      packument = JSON.parse(text) as Manifest
-    } catch {
-      throw new HttpError(502, `The upstream of ${repo.key} sent a packument that is not JSON`)
-    }
-    const blob = await this.fctx.blobs.put(text)
-    await this.cacheRow(repo.key, name, blob.sha256, 200)
-    return packument
-  }
-
-  private async cacheRow(repoKey: string, path: string, sha256: string | null, status: number) {
-    const fetched_at = Date.now()
-    await this.db
-      .insertInto('remote_cache')
-      .values({ repo_key: repoKey, path, sha256, status, content_type: 'application/json', fetched_at })
-      .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ sha256, status, fetched_at }))
-      .execute()
+    let parsed: Manifest | undefined
+    const text = await upstreamDocument(this.fctx, repo, {
+      path: name,
+      url: this.upstreamUrl(repo, name),
+      accept: 'application/json',
+      convert: (fetched) => {
+        try {
+          parsed = JSON.parse(fetched) as Manifest
+        } catch {
+          throw new HttpError(502, `The upstream of ${repo.key} sent a packument that is not JSON`)
+        }
+        return fetched
+      },
+    })
+    return text === undefined ? undefined : (parsed ?? (JSON.parse(text) as Manifest))
   }
 
   /** The packument a repository answers (virtual: its members merged, the first that has a version wins). */
@@ -264,7 +218,7 @@ export class NpmRegistry {
     if (!entry) return undefined
     const [version, manifest] = entry
     const upstream = String(manifest.dist?.tarball ?? `${this.upstreamUrl(repo, name)}/-/${file}`)
-    const response = await fetch(upstream, { headers: this.upstreamHeaders(repo, '*/*'), signal: AbortSignal.timeout(300_000) })
+    const response = await fetch(upstream, { headers: upstreamHeaders(this.fctx, repo), signal: AbortSignal.timeout(300_000) })
     if (!response.ok || !response.body) {
       await response.body?.cancel()
       if (response.status === 404) return undefined

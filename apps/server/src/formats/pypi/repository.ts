@@ -6,6 +6,7 @@ import type { FileRow, NewFile } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { readTarGz, readZip } from '../archive.js'
 import type { FormatContext } from '../types.js'
+import { upstreamDocument, upstreamHeaders } from '../upstream.js'
 import {
   filetypeOf,
   normalizeName,
@@ -100,78 +101,30 @@ export class PypiRepository {
     })
   }
 
-  private upstreamHeaders(repo: Repository, accept: string): Record<string, string> {
-    const headers: Record<string, string> = { accept, 'user-agent': `Trove/${this.fctx.build.version}` }
-    if (repo.username && repo.password) {
-      headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
-    } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
-    return headers
-  }
-
   /** The index root of a remote: its URL without a trailing `/simple`. */
   private indexRoot(repo: Repository): string {
     return (repo.url ?? '').replace(/\/+$/, '').replace(/\/simple$/, '')
   }
 
-  /**
-   * A document of a remote's upstream, cached as a blob in remote_cache under `path` for the
-   * metadata cache lifetime (misses for the missed cache lifetime); a stale copy answers when the
-   * upstream cannot, and always when the repository is offline.
-   */
-  private async upstreamDocument(repo: Repository, path: string, accept: string): Promise<string | undefined> {
-    const cached = await this.db
-      .selectFrom('remote_cache')
-      .selectAll()
-      .where('repo_key', '=', repo.key)
-      .where('path', '=', path)
-      .executeTakeFirst()
-    const read = async () => (cached?.status === 200 && cached.sha256 ? this.fctx.blobs.readText(cached.sha256) : undefined)
-    if (cached) {
-      const lifetime = (cached.status === 200 ? repo.metadataCacheSecs : repo.missedCacheSecs) * 1000
-      if (repo.offline || Date.now() - cached.fetched_at < lifetime) return read()
-    } else if (repo.offline) return undefined
-    const url = `${this.indexRoot(repo)}/${path}`
-    let response: Response
-    try {
-      response = await fetch(url, { headers: this.upstreamHeaders(repo, accept), signal: AbortSignal.timeout(30_000) })
-    } catch {
-      return read()
-    }
-    if (response.status === 404 || response.status === 410) {
-      await response.body?.cancel()
-      await this.cacheRow(repo.key, path, null, 404)
-      return undefined
-    }
-    if (!response.ok) {
-      await response.body?.cancel()
-      const stale = await read()
-      if (stale !== undefined) return stale
-      throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status} for ${path}`)
-    }
-    const text = await response.text()
-    const contentType = response.headers.get('content-type') ?? ''
-    const pageUrl = response.url || url
-    let document: string
-    try {
-      document =
-        path === 'simple/'
-          ? JSON.stringify(parseProjectList(text, contentType))
-          : JSON.stringify({ files: parseProjectPage(text, contentType, pageUrl) } satisfies UpstreamPage)
-    } catch {
-      throw new HttpError(502, `The upstream of ${repo.key} sent a page Trove cannot read for ${path}`)
-    }
-    const blob = await this.fctx.blobs.put(document)
-    await this.cacheRow(repo.key, path, blob.sha256, 200)
-    return document
-  }
-
-  private async cacheRow(repoKey: string, path: string, sha256: string | null, status: number) {
-    const fetched_at = Date.now()
-    await this.db
-      .insertInto('remote_cache')
-      .values({ repo_key: repoKey, path, sha256, status, content_type: 'application/json', fetched_at })
-      .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ sha256, status, fetched_at }))
-      .execute()
+  /** A document of a remote's upstream index (`simple/` or a project's page), kept as JSON (formats/upstream.ts). */
+  private upstreamDocument(repo: Repository, path: string, accept: string): Promise<string | undefined> {
+    return upstreamDocument(this.fctx, repo, {
+      path,
+      url: `${this.indexRoot(repo)}/${path}`,
+      accept,
+      convert: (text, response) => {
+        const contentType = response.headers.get('content-type') ?? ''
+        try {
+          return path === 'simple/'
+            ? JSON.stringify(parseProjectList(text, contentType))
+            : JSON.stringify({
+                files: parseProjectPage(text, contentType, response.url || `${this.indexRoot(repo)}/${path}`),
+              } satisfies UpstreamPage)
+        } catch {
+          throw new HttpError(502, `The upstream of ${repo.key} sent a page Trove cannot read for ${path}`)
+        }
+      },
+    })
   }
 
   private async upstreamPage(repo: Repository, name: string): Promise<UpstreamPage | undefined> {
@@ -282,7 +235,7 @@ export class PypiRepository {
     if (!entry || !parsed || parsed.version !== version) return undefined
     // Credentials go only to the upstream's own host (files may be served from another one).
     const sameOrigin = new URL(entry.url).origin === new URL(this.indexRoot(repo)).origin
-    const headers = sameOrigin ? this.upstreamHeaders(repo, '*/*') : { accept: '*/*' }
+    const headers = sameOrigin ? upstreamHeaders(this.fctx, repo) : { accept: '*/*' }
     const response = await fetch(entry.url, { headers, signal: AbortSignal.timeout(300_000) })
     if (!response.ok || !response.body) {
       await response.body?.cancel()
