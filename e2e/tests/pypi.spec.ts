@@ -13,6 +13,10 @@ test('an admin quick-creates the PyPI samples, and their simple index answers pi
     await expect(table.getByRole('button', { name: `Edit ${key}` })).toBeVisible()
   }
   await expect(table.getByRole('row', { name: /pypi-remote/ })).toContainText('https://pypi.example.invalid')
+  // Each type by the name its own tools use, as the form's select offers it.
+  await expect(table.getByRole('row', { name: /pypi-remote/ }).getByRole('cell', { name: 'PyPI', exact: true })).toBeVisible()
+  await expect(page.getByRole('main').getByLabel('Package type')).toHaveValue('pypi')
+  await expect(page.getByRole('main').getByLabel('Package type').locator('option:checked')).toHaveText('PyPI')
   await page.screenshot({ path: test.info().outputPath('pypi-repositories.png'), fullPage: true })
 
   // The signed-in browser reads the index as pip would: PEP 691 JSON by Accept, and the

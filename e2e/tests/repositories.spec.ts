@@ -24,6 +24,8 @@ test('an admin quick-creates the npm samples, makes, edits and deletes repositor
   await page.getByRole('button', { name: 'Create' }).click()
   await expect(page).toHaveURL(/\/ui\/admin\/repositories$/)
   await expect(table.getByRole('row', { name: /builds-local/ })).toContainText('CI outputs')
+  await expect(table.getByRole('row', { name: /builds-local/ }).getByRole('cell', { name: 'Generic', exact: true })).toBeVisible()
+  await expect(table.getByRole('row', { name: /npm-local/ }).getByRole('cell', { name: 'npm', exact: true })).toBeVisible()
 
   await table.getByRole('button', { name: 'Edit builds-local' }).click()
   await expect(page.getByRole('heading', { name: 'Edit Local Repository builds-local' })).toBeVisible()

@@ -13,6 +13,15 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   generic: 'Generic',
 }
 
+/** How the console names each type: the name its own clients and documentation use. */
+export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
+  npm: 'npm',
+  pypi: 'PyPI',
+  docker: 'Docker',
+  maven: 'Maven',
+  generic: 'Generic',
+}
+
 export const REPO_CLASSES = ['local', 'remote', 'virtual'] as const
 export type RepoClassName = (typeof REPO_CLASSES)[number]
 

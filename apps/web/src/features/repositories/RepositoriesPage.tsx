@@ -14,6 +14,7 @@ import {
 } from '@mantine/core'
 import { Messages } from '@trove/contracts/messages'
 import {
+  PACKAGE_TYPE_NAMES,
   PACKAGE_TYPES,
   type PackageTypeName,
   REPO_CLASSES,
@@ -97,7 +98,7 @@ export function RepositoriesPage({ onNew, onEdit }: RepositoriesPageProps) {
                       {CLASS_LABELS[rclass]}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{r.packageType}</Table.Td>
+                  <Table.Td>{PACKAGE_TYPE_NAMES[r.packageType.toLowerCase() as PackageTypeName] ?? r.packageType}</Table.Td>
                   <Table.Td>
                     <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                       {r.url}
@@ -159,7 +160,7 @@ function QuickCreation() {
       <Group align="end" gap="xs">
         <NativeSelect
           label="Package type"
-          data={PACKAGE_TYPES.map((t) => ({ value: t, label: t }))}
+          data={PACKAGE_TYPES.map((t) => ({ value: t, label: PACKAGE_TYPE_NAMES[t] }))}
           value={packageType}
           onChange={(e) => setPackageType(e.currentTarget.value as PackageTypeName)}
         />

@@ -15,6 +15,7 @@ import {
 import { Messages } from '@trove/contracts/messages'
 import type { RepositoryConfig, RepositoryConfigInput } from '@trove/contracts/repositories'
 import {
+  PACKAGE_TYPE_NAMES,
   PACKAGE_TYPES,
   type PackageTypeName,
   REPO_KEY_MAX,
@@ -133,7 +134,7 @@ function RepositoryFormFields({
         )}
         <NativeSelect
           label="Package type"
-          data={PACKAGE_TYPES.map((t) => ({ value: t, label: t }))}
+          data={PACKAGE_TYPES.map((t) => ({ value: t, label: PACKAGE_TYPE_NAMES[t] }))}
           value={packageType}
           disabled={editing}
           onChange={(e) => {
