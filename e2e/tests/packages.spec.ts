@@ -214,6 +214,8 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
 
   await page.goto(`/ui/packages?query=${encodeURIComponent(`${image} pkg:docker`)}`)
   await page.getByRole('button', { name: new RegExp(image) }).click()
+  // The package level pulls its latest version from this server, not a bare name (Docker Hub's).
+  await expect(page.getByText(`docker pull ${host}/${repo}/${image}:1.0`)).toBeVisible()
   await page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.0/ }).click()
   // A docker manifest is not a readme extension: the default tab is Docker Layers.
   await expect(page.getByRole('tab', { name: 'Docker Layers' })).toHaveAttribute('aria-selected', 'true')

@@ -69,5 +69,12 @@ describe('packages browser rules (packages §2, §3, §5)', () => {
     expect(installCommand({ name: 'hello', packageType: 'docker' }, '1.0', 'docker-local', 'trove.example')).toBe(
       'docker pull trove.example/docker-local/hello:1.0',
     )
+    // The package level: the latest version from its repository; without a repository, no command (it would pull from Docker Hub).
+    expect(
+      installCommand({ name: 'hello', packageType: 'docker', latestVersion: '2.1' }, undefined, 'docker-local', 'trove.example'),
+    ).toBe('docker pull trove.example/docker-local/hello:2.1')
+    expect(
+      installCommand({ name: 'hello', packageType: 'docker', latestVersion: '2.1' }, undefined, undefined, 'trove.example'),
+    ).toBeNull()
   })
 })

@@ -88,12 +88,16 @@ export function installCommand(pkg: PackageNode, version?: string, repoKey?: str
   const type = pkg.packageType ?? setMeUpType(pkg.id ?? '') ?? ''
   const command = INSTALL_COMMANDS[type]
   if (!command || !pkg.name) return null
+  // A bare image name is pulled from Docker Hub: without its repository there is no right command.
+  if (type === 'docker' && !repoKey) return null
   const inRepo = (type === 'docker' || type === 'helmoci') && repoKey ? `${repoKey}/${pkg.name}` : pkg.name
-  const name = type === 'docker' && repoKey ? `${host}/${inRepo}` : inRepo
-  const text = version ? command.versioned : command.plain
+  const name = type === 'docker' ? `${host}/${inRepo}` : inRepo
+  // An image without a tag means `latest`, which it need not have: the package level names its latest version.
+  const pinned = version ?? (type === 'docker' ? (pkg.latestVersion ?? undefined) : undefined)
+  const text = pinned ? command.versioned : command.plain
   return text
     .replaceAll('{name}', name)
-    .replaceAll('{version}', version ?? '')
+    .replaceAll('{version}', pinned ?? '')
     .replaceAll('{host}', host)
 }
 

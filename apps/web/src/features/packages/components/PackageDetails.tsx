@@ -45,6 +45,8 @@ export function PackageDetails({ packageId, packageFields, versionQuery, onOpenV
     enabled: !!pkg,
   })
   const rows = useMemo(() => versions.data?.pages.flatMap((p) => p.edges?.map((e) => e.node) ?? []) ?? [], [versions.data])
+  // The package level installs its latest version, from the repository that holds it.
+  const latestRepo = (rows.find((v) => v.name === pkg?.latestVersion) ?? rows[0])?.repos?.[0]?.name ?? undefined
 
   if (!pkg)
     return (
@@ -54,7 +56,7 @@ export function PackageDetails({ packageId, packageFields, versionQuery, onOpenV
     )
   return (
     <Stack gap="sm">
-      <PackageSummary pkg={pkg} />
+      <PackageSummary pkg={pkg} repoKey={latestRepo} />
       {(pkg.versionsCount ?? 0) === 0 ? (
         <Alert color="blue">{Messages.packageSoon}</Alert>
       ) : (
