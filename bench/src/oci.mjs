@@ -130,7 +130,13 @@ function pullRoot(work) {
   return work
 }
 
-/** Pushes `oci:<layout>:big` to `host` and pulls it back into `into`, with `skopeo`; times both. */
+/**
+ * Pushes `oci:<layout>:big` to `host` and pulls it back into `into`, with `skopeo`; times both. Every
+ * pull of the bench goes into the same `into`, emptied just before: each one writes into the memory
+ * its predecessor freed. On a virtual machine a page of tmpfs written for the first time (or again
+ * after the host took it back) costs the client several times more system time than a page freed
+ * a moment ago, and that cost, on the same two cores, would set the pace of whichever pull met it.
+ */
 async function copyBothWays(skopeo, host, repoPath, layout, into, pid) {
   const creds = `admin:${ADMIN_PASSWORD}`
   const target = `docker://${host}/${repoPath}/big:1`
@@ -170,9 +176,10 @@ const ROUNDS = 3
 async function round(skopeo, layout, layerHex, layerSize, pulled) {
   // The client alone: the same copies to and from a registry that keeps and checks nothing.
   const sink = await startOciSink(layout)
+  const into = path.join(pulled, 'copy')
   let alone
   try {
-    alone = await copyBothWays(skopeo, sink.host, 'sink', layout, path.join(pulled, 'sink'), process.pid)
+    alone = await copyBothWays(skopeo, sink.host, 'sink', layout, into, process.pid)
   } finally {
     await sink.stop()
   }
@@ -197,11 +204,9 @@ async function round(skopeo, layout, layerHex, layerSize, pulled) {
     if (warmed.status !== 201) throw new Error(`warm-up upload: ${warmed.status} ${await warmed.text()}`)
     await new Promise((r) => setTimeout(r, 1000))
     const baseline = rssKb(server.pid)
-    const back = path.join(pulled, 'trove')
     const host = server.url.replace('http://', '')
-    const { push, pull } = await copyBothWays(skopeo, host, 'docker-local', layout, back, server.pid)
-    if (fs.statSync(path.join(back, 'blobs', 'sha256', layerHex)).size !== layerSize) throw new Error('the pulled layer differs')
-    fs.rmSync(back, { recursive: true, force: true })
+    const { push, pull } = await copyBothWays(skopeo, host, 'docker-local', layout, into, server.pid)
+    if (fs.statSync(path.join(into, 'blobs', 'sha256', layerHex)).size !== layerSize) throw new Error('the pulled layer differs')
     return { alone, push, pull, baseline, growth: (Math.max(push.peak, pull.peak) - baseline) / 1024 }
   } finally {
     await server.stop()
