@@ -2,12 +2,18 @@ import { HttpError } from '../core/errors.js'
 import type { Repository } from '../modules/repositories/service.js'
 import type { FormatContext } from './types.js'
 
+/** A remote's user and password as Basic credentials; undefined without both. */
+export function basicCredentials(repo: Repository): string | undefined {
+  if (!repo.username || !repo.password) return undefined
+  return `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
+}
+
 /** Headers of a call to a remote repository's upstream: its credentials (Basic with a user name, else Bearer). */
 export function upstreamHeaders(fctx: FormatContext, repo: Repository, accept = '*/*'): Record<string, string> {
   const headers: Record<string, string> = { accept, 'user-agent': `Trove/${fctx.build.version}` }
-  if (repo.username && repo.password) {
-    headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
-  } else if (repo.password) headers.authorization = `Bearer ${repo.password}`
+  const basic = basicCredentials(repo)
+  if (basic) headers.authorization = basic
+  else if (repo.password) headers.authorization = `Bearer ${repo.password}`
   return headers
 }
 

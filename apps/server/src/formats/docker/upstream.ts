@@ -3,6 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { BlobInfo } from '../../core/blobStore.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import type { FormatContext } from '../types.js'
+import { basicCredentials } from '../upstream.js'
 import { OciError } from './errors.js'
 import { MANIFEST_TYPES } from './manifest.js'
 
@@ -19,15 +20,10 @@ function upstreamUrl(repo: Repository, image: string, rest: string): string {
 
 const bearerCache = new Map<string, { token: string; until: number }>()
 
-function basic(repo: Repository): string | undefined {
-  if (repo.username && repo.password) return `Basic ${Buffer.from(`${repo.username}:${repo.password}`).toString('base64')}`
-  return undefined
-}
-
 /** Fetches from the upstream, answering its Bearer challenge with the remote's credentials. */
 async function upstreamFetch(repo: Repository, url: string, headers: Record<string, string>): Promise<Response> {
   const cached = bearerCache.get(repo.key)
-  const auth = cached && cached.until > Date.now() ? `Bearer ${cached.token}` : basic(repo)
+  const auth = cached && cached.until > Date.now() ? `Bearer ${cached.token}` : basicCredentials(repo)
   let response = await fetch(url, {
     headers: { ...headers, ...(auth ? { authorization: auth } : {}) },
     signal: AbortSignal.timeout(600_000),
@@ -40,7 +36,7 @@ async function upstreamFetch(repo: Repository, url: string, headers: Record<stri
     const tokenUrl = new URL(params.realm)
     if (params.service) tokenUrl.searchParams.set('service', params.service)
     if (params.scope) tokenUrl.searchParams.set('scope', params.scope)
-    const b = basic(repo)
+    const b = basicCredentials(repo)
     const tokenResponse = await fetch(tokenUrl, { headers: b ? { authorization: b } : {}, signal: AbortSignal.timeout(60_000) })
     if (!tokenResponse.ok)
       throw new OciError(502, 'UNAUTHORIZED', `The upstream of ${repo.key} refused its credentials (${tokenResponse.status})`)
