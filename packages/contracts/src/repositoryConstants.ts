@@ -22,6 +22,9 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   generic: 'Generic',
 }
 
+/** The package-type choices of the console's selects: each type's key, shown by its name. */
+export const PACKAGE_TYPE_OPTIONS = PACKAGE_TYPES.map((t) => ({ value: t, label: PACKAGE_TYPE_NAMES[t] }))
+
 export const REPO_CLASSES = ['local', 'remote', 'virtual'] as const
 export type RepoClassName = (typeof REPO_CLASSES)[number]
 

@@ -15,7 +15,7 @@ import {
 import { Messages } from '@trove/contracts/messages'
 import {
   PACKAGE_TYPE_NAMES,
-  PACKAGE_TYPES,
+  PACKAGE_TYPE_OPTIONS,
   type PackageTypeName,
   REPO_CLASSES,
   type RepoClassName,
@@ -160,7 +160,7 @@ function QuickCreation() {
       <Group align="end" gap="xs">
         <NativeSelect
           label="Package type"
-          data={PACKAGE_TYPES.map((t) => ({ value: t, label: PACKAGE_TYPE_NAMES[t] }))}
+          data={PACKAGE_TYPE_OPTIONS}
           value={packageType}
           onChange={(e) => setPackageType(e.currentTarget.value as PackageTypeName)}
         />

@@ -15,8 +15,7 @@ import {
 import { Messages } from '@trove/contracts/messages'
 import type { RepositoryConfig, RepositoryConfigInput } from '@trove/contracts/repositories'
 import {
-  PACKAGE_TYPE_NAMES,
-  PACKAGE_TYPES,
+  PACKAGE_TYPE_OPTIONS,
   type PackageTypeName,
   REPO_KEY_MAX,
   REPO_KEY_PATTERN,
@@ -134,7 +133,7 @@ function RepositoryFormFields({
         )}
         <NativeSelect
           label="Package type"
-          data={PACKAGE_TYPES.map((t) => ({ value: t, label: PACKAGE_TYPE_NAMES[t] }))}
+          data={PACKAGE_TYPE_OPTIONS}
           value={packageType}
           disabled={editing}
           onChange={(e) => {
