@@ -52,6 +52,8 @@ test('the profile changes the password with the current one; the new one signs i
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('e2e-pat')
 
   await page.goto('/ui/logout')
+  // The sign-out is a call the route makes: going on before it lands on the login page would cancel it.
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   await signInWith(page, 'e2e-pat', 'pat-password-1')
   await expect(page.getByRole('alert')).toContainText('Incorrect user name or password')
   await signInWith(page, 'e2e-pat', 'pat-password-2')

@@ -139,6 +139,8 @@ test('an admin requires MFA for one user on the user screen; that user enrols at
   await expect(page.getByRole('button', { name: 'User menu' })).toContainText('e2e-noor')
   // Everyone else still signs in with a password alone.
   await page.goto('/ui/logout')
+  // The sign-out is a call the route makes: going on before it lands on the login page would cancel it.
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   await signInWithPassword(page, 'admin', ADMIN_PASSWORD)
   await expect(page).toHaveURL(ADMIN_LANDING)
 })
