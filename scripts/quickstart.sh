@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "Installing npm packages…"
-# npm install keeps the lockfile's versions (npm ci would refuse optional binaries a mirror lacks)
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
+scripts/npm-ci.sh
 echo "Building…"
 npm run build --silent
 exec node apps/server/dist/src/main.js

@@ -39,10 +39,7 @@ if [[ $install -eq 1 ]]; then
       { echo "apt-get install ${missing[*]} failed" >&2; exit 1; }
   fi
   echo "Installing npm packages"
-  # npm install, not npm ci: it keeps the lockfile's versions but tolerates optional platform
-  # binaries a registry mirror does not carry (npm ci refuses a lockfile that cannot list them).
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error >"$results/npm-install.log" 2>&1 ||
-    { tail -n 40 "$results/npm-install.log"; echo "npm install failed" >&2; exit 1; }
+  scripts/npm-ci.sh "$results/npm-ci.log" || exit 1
 fi
 
 # Runs one suite quietly; shows its log only when it fails.
