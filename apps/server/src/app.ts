@@ -32,6 +32,8 @@ import { repositoryPathRoutes } from './formats/paths.js'
 import type { FormatContext } from './formats/types.js'
 import { PermissionAuthorizer } from './modules/access/authorizer.js'
 import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
+import { artifactConsoleRoutes, artifactRestRoutes, nativeListingRoutes } from './modules/artifacts/routes.js'
+import { ArtifactTreeService } from './modules/artifacts/service.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
@@ -297,6 +299,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
   await app.register(repositoryPathRoutes(fctx, formats))
   await app.register(packagesRoutes(fctx))
+  const tree = new ArtifactTreeService(fctx, formats)
+  await app.register(artifactConsoleRoutes(fctx, tree), { prefix: '/ui/api/v1/ui/artifacts' })
+  for (const prefix of ['/api', '/artifactory/api']) await app.register(artifactRestRoutes(fctx, tree), { prefix })
+  await app.register(nativeListingRoutes(fctx, tree))
   // Of several workers, the first collects garbage for the node.
   const gcTimer =
     config.repositories.blobGcIntervalS > 0 && config.workers.index <= 1

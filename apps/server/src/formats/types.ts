@@ -27,4 +27,10 @@ export interface Format {
   type: PackageType
   routes?: (fctx: FormatContext) => FastifyPluginAsync
   paths?: (fctx: FormatContext) => PathHandler
+  /**
+   * Called after files of a repository of this type were added or removed by something else than
+   * the format's own clients (the tree's delete, copy and move), with their paths: a format that
+   * derives records or metadata from stored files derives them again.
+   */
+  filesChanged?: (fctx: FormatContext) => (repo: Repository, paths: string[]) => Promise<void>
 }

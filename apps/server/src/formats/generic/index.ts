@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/errors.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
+import type { Repository } from '../../modules/repositories/service.js'
 import {
   authorize,
   authorizeOverwrite,
@@ -12,7 +13,6 @@ import {
   resolveFile,
   sendListingOr404,
 } from '../files.js'
-import { rawBodies } from '../http.js'
 import type { Format, FormatContext, PathHandler } from '../types.js'
 
 /** `PUT/GET/HEAD/DELETE /artifactory/<repo>/<any path>[;prop=value…]` for generic repositories. */
@@ -31,21 +31,7 @@ const genericPaths =
     }
     const target = await deployTarget(fctx, repo)
     if (request.method === 'PUT') {
-      const principal = await authorize(fctx, request, 'deploy', target.key)
-      await authorizeOverwrite(fctx, request, target, path)
-      const body = (request.body as Readable | undefined) ?? Buffer.alloc(0)
-      // The answer carries sha1 and md5: hashed while the file streams.
-      const blob = await fctx.blobs.put(body, declaredChecksums(request), { allSums: true })
-      await fctx.db.kysely.transaction().execute(async (tx) => {
-        const id = await fctx.artifacts.putFile(
-          tx,
-          target.key,
-          { path, blob, mimeType: mimeOf(path) },
-          { createdBy: principal?.name },
-        )
-        await fctx.artifacts.setProperties(tx, id, properties)
-      })
-      const file = (await fctx.artifacts.findFile(target.key, path)) as FileRow
+      const file = await deployFile(fctx, request, target, path, properties)
       return reply.code(201).send(await fileInfo(fctx, fctx.baseUrl(request), target.key, file))
     }
     if (request.method === 'DELETE') {
@@ -64,6 +50,35 @@ const genericPaths =
     }
     throw new HttpError(405, `${request.method} is not supported here`)
   }
+
+/**
+ * Stores a request's body as a file of a local repository with its properties: the caller needs
+ * deploy there, and delete to replace a file. The blob is complete and verified before the row is
+ * written, so an interrupted upload leaves nothing visible.
+ */
+export async function deployFile(
+  fctx: FormatContext,
+  request: FastifyRequest,
+  target: Repository,
+  path: string,
+  properties: Record<string, string[]>,
+): Promise<FileRow> {
+  const principal = await authorize(fctx, request, 'deploy', target.key)
+  await authorizeOverwrite(fctx, request, target, path)
+  const body = (request.body as Readable | undefined) ?? Buffer.alloc(0)
+  // The answer carries sha1 and md5: hashed while the file streams.
+  const blob = await fctx.blobs.put(body, declaredChecksums(request), { allSums: true })
+  await fctx.db.kysely.transaction().execute(async (tx) => {
+    const id = await fctx.artifacts.putFile(
+      tx,
+      target.key,
+      { path, blob, mimeType: mimeOf(path) },
+      { createdBy: principal?.name },
+    )
+    await fctx.artifacts.setProperties(tx, id, properties)
+  })
+  return (await fctx.artifacts.findFile(target.key, path)) as FileRow
+}
 
 /** The storage API's answer about one file (`GET /api/storage/<repo>/<path>`, and a deploy's answer). */
 export async function fileInfo(fctx: FormatContext, baseUrl: string, repoKey: string, file: FileRow) {
@@ -84,61 +99,4 @@ export async function fileInfo(fctx: FormatContext, baseUrl: string, repoKey: st
   }
 }
 
-/** `/api/storage/<repo>/<path>`: file info, and `?properties` to read, set (PUT) or delete them. */
-const storageRoutes =
-  (fctx: FormatContext): FastifyPluginAsync =>
-  async (app) => {
-    rawBodies(app)
-    const parse = (request: FastifyRequest) => {
-      const { repo, '*': rest } = request.params as { repo: string; '*': string }
-      const query = request.query as Record<string, string | undefined>
-      return { key: repo, path: decodeURIComponent(rest).replace(/^\/+|\/+$/g, ''), query }
-    }
-    const fileOf = async (key: string, path: string) => {
-      const repo = await fctx.repos.get(key)
-      if (!repo) throw new HttpError(404, `Repository ${key} does not exist`)
-      return { repo, file: await fctx.artifacts.findFile(repo.key, path) }
-    }
-    for (const prefix of ['/api/storage', '/artifactory/api/storage']) {
-      app.get(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-        const { key, path, query } = parse(request)
-        await authorize(fctx, request, 'read', key)
-        const { file } = await fileOf(key, path)
-        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
-        if (query.properties !== undefined) {
-          const all = await fctx.artifacts.properties(file.id)
-          const names = query.properties ? query.properties.split(',') : Object.keys(all)
-          const selected = Object.fromEntries(names.filter((n) => all[n]).map((n) => [n, all[n]]))
-          if (Object.keys(selected).length === 0) throw new HttpError(404, `No properties on ${path}`)
-          return reply.send({ properties: selected, uri: `${fctx.baseUrl(request)}/api/storage/${key}/${path}` })
-        }
-        return reply.send(await fileInfo(fctx, fctx.baseUrl(request), key, file))
-      })
-      app.put(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-        const { key, path, query } = parse(request)
-        await authorize(fctx, request, 'annotate', key)
-        if (!query.properties) throw new HttpError(400, 'properties: required, as name=value;name=v1,v2')
-        const { file } = await fileOf(key, path)
-        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
-        const { properties } = matrixParams(`x;${query.properties}`)
-        const current = await fctx.artifacts.properties(file.id)
-        await fctx.db.kysely
-          .transaction()
-          .execute((tx) => fctx.artifacts.setProperties(tx, file.id, { ...current, ...properties }))
-        return reply.code(204).send()
-      })
-      app.delete(`${prefix}/:repo/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-        const { key, path, query } = parse(request)
-        await authorize(fctx, request, 'annotate', key)
-        if (!query.properties) throw new HttpError(400, 'properties: required, as name1,name2')
-        const { file } = await fileOf(key, path)
-        if (!file) throw new HttpError(404, `${path} not found in ${key}`)
-        const current = await fctx.artifacts.properties(file.id)
-        for (const name of query.properties.split(',')) delete current[name]
-        await fctx.db.kysely.transaction().execute((tx) => fctx.artifacts.setProperties(tx, file.id, current))
-        return reply.code(204).send()
-      })
-    }
-  }
-
-export const genericFormat: Format = { type: 'generic', paths: genericPaths, routes: storageRoutes }
+export const genericFormat: Format = { type: 'generic', paths: genericPaths }

@@ -61,6 +61,19 @@ class MavenRepository {
     }
   }
 
+  /** After files under these paths were added or removed: each version folder's record and metadata again. */
+  async filesChanged(repo: Repository, paths: string[]): Promise<void> {
+    const touched = new Map<string, MavenPath>()
+    for (const p of paths) {
+      const coords = parseArtifactPath(p)
+      if (coords) touched.set(coords.versionDir, coords)
+    }
+    for (const coords of touched.values()) {
+      await this.recordVersion(repo.key, coords, null)
+      await this.refreshMetadata(repo.key, coords)
+    }
+  }
+
   /** Records (or re-records) the package version a version folder holds, reading its POM. */
   async recordVersion(repoKey: string, coords: MavenPath, createdBy: string | null): Promise<void> {
     const name = `${coords.groupId}:${coords.artifactId}`
@@ -143,18 +156,13 @@ class MavenRepository {
         const exact = await fctx.artifacts.findFile(target.key, path)
         const under = exact ? [exact] : await fctx.artifacts.listFiles(target.key, path.replace(/\/+$/, ''))
         if (under.length === 0) throw new HttpError(404, `${path} not found in ${target.key}`)
-        const touched = new Map<string, MavenPath>()
         await fctx.db.kysely.transaction().execute(async (tx) => {
-          for (const f of under) {
-            await fctx.artifacts.deleteFile(target.key, f.path, tx)
-            const coords = parseArtifactPath(f.path)
-            if (coords) touched.set(coords.versionDir, coords)
-          }
+          for (const f of under) await fctx.artifacts.deleteFile(target.key, f.path, tx)
         })
-        for (const coords of touched.values()) {
-          await this.recordVersion(target.key, coords, null)
-          await this.refreshMetadata(target.key, coords)
-        }
+        await this.filesChanged(
+          target,
+          under.map((f) => f.path),
+        )
         return reply.code(204).send()
       }
       throw new HttpError(405, `${request.method} is not supported here`)
@@ -220,4 +228,11 @@ class MavenRepository {
   }
 }
 
-export const mavenFormat: Format = { type: 'maven', paths: (fctx) => new MavenRepository(fctx).handler() }
+export const mavenFormat: Format = {
+  type: 'maven',
+  paths: (fctx) => new MavenRepository(fctx).handler(),
+  filesChanged: (fctx) => {
+    const maven = new MavenRepository(fctx)
+    return (repo, paths) => maven.filesChanged(repo, paths)
+  },
+}

@@ -167,8 +167,8 @@ export class ArtifactService {
     if (rows.length > 0) await tx.insertInto('file_properties').values(rows).execute()
   }
 
-  async properties(fileId: number): Promise<Record<string, string[]>> {
-    const rows = await this.db.selectFrom('file_properties').select(['name', 'value']).where('file_id', '=', fileId).execute()
+  async properties(fileId: number, db: Tx = this.db): Promise<Record<string, string[]>> {
+    const rows = await db.selectFrom('file_properties').select(['name', 'value']).where('file_id', '=', fileId).execute()
     const out: Record<string, string[]> = {}
     for (const r of rows) out[r.name] = [...(out[r.name] ?? []), r.value]
     return out
