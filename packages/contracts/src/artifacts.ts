@@ -119,7 +119,9 @@ export const DeletePropertyQuery = NodeRef.extend({
 export type DeletePropertyQuery = z.input<typeof DeletePropertyQuery>
 export const PropertyChangeResponse = z.object({ files: z.number() }).meta({ id: 'PropertyChangeResponse' })
 
-export const DeleteNodeResponse = z.object({ files: z.number() }).meta({ id: 'DeleteNodeResponse' })
+/** Files deleted, and the nearest folder above that still holds files ('' for the repository). */
+export const DeleteNodeResponse = z.object({ files: z.number(), parent: z.string() }).meta({ id: 'DeleteNodeResponse' })
+export type DeleteNodeResponse = z.infer<typeof DeleteNodeResponse>
 
 /** POST /ui/api/v1/ui/artifacts/copy and /move. */
 export const CopyMoveRequest = NodeRef.extend({

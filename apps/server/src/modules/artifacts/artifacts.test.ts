@@ -347,7 +347,8 @@ describe('the artifact tree', () => {
     const before = await inject({ url: `${UI}/info?repoKey=tree-maven&path=com/acme/lib/1.0/lib-1.0.jar`, headers: adminAuth })
     expect(before.json().packageId).toBe('maven://com.acme:lib')
     const gone = await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-maven&path=com/acme/lib/1.0`, headers })
-    expect(gone.json()).toEqual({ files: 2 })
+    // The version was the artifact's only one: its maven-metadata.xml goes too, and with it every folder above.
+    expect(gone.json()).toEqual({ files: 2, parent: '' })
     const versions = await t.app.db.kysely
       .selectFrom('package_versions')
       .select('id')
@@ -356,10 +357,12 @@ describe('the artifact tree', () => {
     expect(versions).toEqual([])
     expect((await tree('repoKey=tree-maven')).nodes).toEqual([])
 
-    await put('tree-c', 'gone/one.txt', '1')
-    const one = await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-c&path=gone/one.txt`, headers })
-    expect(one.json()).toEqual({ files: 1 })
-    expect((await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-c&path=gone/one.txt`, headers })).statusCode).toBe(404)
+    await put('tree-c', 'gone/deep/one.txt', '1')
+    const one = await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-c&path=gone/deep/one.txt`, headers })
+    expect(one.json()).toEqual({ files: 1, parent: '' })
+    expect(
+      (await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-c&path=gone/deep/one.txt`, headers })).statusCode,
+    ).toBe(404)
     expect((await inject({ method: 'DELETE', url: `${UI}/node?repoKey=tree-v&path=mix/a`, headers })).statusCode).toBe(400)
   })
 

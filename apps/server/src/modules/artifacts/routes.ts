@@ -118,7 +118,7 @@ export const artifactConsoleRoutes =
           response: { 200: DeleteNodeResponse },
         },
       },
-      async (request) => ({ files: await tree.delete(await fctx.principal(request), request.query.repoKey, request.query.path) }),
+      async (request) => tree.delete(await fctx.principal(request), request.query.repoKey, request.query.path),
     )
     for (const op of ['copy', 'move'] as const) {
       app.post(

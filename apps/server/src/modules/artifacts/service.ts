@@ -264,7 +264,7 @@ export class ArtifactTreeService {
    * Deletes a file, or a folder with everything under it, in one transaction. A package version
    * left without files goes too (its package when it was the last). Blobs go with the next GC.
    */
-  async delete(principal: Principal | null, repoKey: string, path: string): Promise<number> {
+  async delete(principal: Principal | null, repoKey: string, path: string): Promise<{ files: number; parent: string }> {
     const repo = await this.repo(principal, repoKey, 'delete')
     if (repo.rclass === 'virtual')
       throw badRequest(`${repoKey} is a virtual repository: delete from the repository that holds the file`)
@@ -272,7 +272,10 @@ export class ArtifactTreeService {
     const removed = await this.db.transaction().execute((tx) => this.deleteIn(tx, target))
     if (removed.length === 0) throw notFound(`${path} not found in ${repoKey}`)
     await this.changed(target.repo, removed)
-    return removed.length
+    // Folders last while files are under them: the nearest one left above the deleted node.
+    const segments = path.split('/').slice(0, -1)
+    while (segments.length > 0 && !(await folderExists(this.db, repoKey, segments.join('/')))) segments.pop()
+    return { files: removed.length, parent: segments.join('/') }
   }
 
   /** Deletes the target's files; returns their paths. */

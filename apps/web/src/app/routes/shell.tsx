@@ -1,4 +1,5 @@
 import { createRoute, type lazyRouteComponent, redirect } from '@tanstack/react-router'
+import { ARTIFACTS_TREE_PATH } from '@trove/contracts/artifacts'
 import { legacyBundlesPath } from '../guards'
 import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
@@ -166,17 +167,32 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       staticData: { name: 'topology-teaser', title: 'Topology' },
       component: screen('topology-teaser', shellScreens, 'TopologyTeaserScreen'),
     }),
+    // §2.4: the tree's default path is /tree/General; /repos/{path} links land on the same node.
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: '/artifacts/browse',
+      beforeLoad: () => {
+        throw redirect({
+          to: '/artifacts/browse/$',
+          params: { _splat: ARTIFACTS_TREE_PATH.replace(/^\/artifacts\/browse\//, '') },
+          replace: true,
+        })
+      },
+    }),
     createRoute({
       getParentRoute: () => appLayout,
       path: '/artifacts/browse/$',
       staticData: { name: 'artifacts.browse', title: 'Artifacts' },
-      component: pending(),
+      component: screen('artifacts', () => import('../screens/ArtifactsScreen'), 'ArtifactsScreen'),
     }),
     createRoute({
       getParentRoute: () => appLayout,
       path: '/repos/$',
       staticData: { name: 'repos', title: 'Artifacts' },
-      component: pending(),
+      beforeLoad: ({ params }) => {
+        const rest = (params as { _splat?: string })._splat ?? ''
+        throw redirect({ to: '/artifacts/browse/$', params: { _splat: `tree/General/${rest}` }, replace: true })
+      },
     }),
     createRoute({
       getParentRoute: () => appLayout,
