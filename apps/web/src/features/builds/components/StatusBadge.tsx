@@ -1,0 +1,26 @@
+import { Badge, Text } from '@mantine/core'
+import { BuildTexts } from '@trove/contracts/builds'
+
+const COLORS: Record<string, string> = {
+  released: 'green',
+  passed: 'green',
+  success: 'green',
+  staged: 'blue',
+  failed: 'red',
+  rolledback: 'orange',
+}
+
+/** A run's status (its promotion status, or the one it was published with); a dash without one. */
+export function StatusBadge({ status }: { status: string | null }) {
+  if (!status)
+    return (
+      <Text span c="dimmed">
+        {BuildTexts.noStatus}
+      </Text>
+    )
+  return (
+    <Badge variant="light" color={COLORS[status.toLowerCase().replace(/[^a-z]/g, '')] ?? 'gray'} style={{ overflow: 'visible' }}>
+      {status}
+    </Badge>
+  )
+}
