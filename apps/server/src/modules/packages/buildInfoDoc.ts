@@ -128,6 +128,47 @@ function byKey(list: DocItem[]): Map<string, DocItem> {
 const sums = (i: DocItem) => ({ sha1: i.sha1, sha256: i.sha256 })
 const CHANGE_ORDER = { added: 0, removed: 1, changed: 2 } as const
 
+/** A module id without its version (`group:artifact:1.2` → `group:artifact`), or null without one. */
+const moduleStem = (id: string): string | null => (id.includes(':') ? id.slice(0, id.lastIndexOf(':')) : null)
+
+/**
+ * Pairs the modules of two runs: by id, then — since Maven and Gradle module ids end with the
+ * version, which changes from run to run — a module left on each side with the same id but for
+ * its last `:` segment, when that names one module on each side. Each pair is labelled with the
+ * compared run's id.
+ */
+function pairModules(base: DocModule[], compared: DocModule[]): { id: string; before?: DocModule; after?: DocModule }[] {
+  const pairs: { id: string; before?: DocModule; after?: DocModule }[] = []
+  const before = new Map(base.map((m) => [m.id, m]))
+  const leftAfter: DocModule[] = []
+  for (const m of compared) {
+    const old = before.get(m.id)
+    if (old) {
+      pairs.push({ id: m.id, before: old, after: m })
+      before.delete(m.id)
+    } else leftAfter.push(m)
+  }
+  const byStem = (list: Iterable<DocModule>) => {
+    const out = new Map<string, DocModule[]>()
+    for (const m of list) {
+      const stem = moduleStem(m.id)
+      if (stem !== null) out.set(stem, [...(out.get(stem) ?? []), m])
+    }
+    return out
+  }
+  const beforeStems = byStem(before.values())
+  const afterStems = byStem(leftAfter)
+  for (const m of leftAfter) {
+    const stem = moduleStem(m.id)
+    const olds = stem === null ? undefined : beforeStems.get(stem)
+    const old = olds?.length === 1 && afterStems.get(stem as string)?.length === 1 ? olds[0] : undefined
+    if (old) before.delete(old.id)
+    pairs.push({ id: m.id, before: old, after: m })
+  }
+  for (const m of before.values()) pairs.push({ id: m.id, before: m })
+  return pairs
+}
+
 /**
  * What changed from `base` to `compared`, per module: items only in `compared` are added, only in
  * `base` removed, in both with other content (by checksum) changed. A module missing on one side
@@ -138,13 +179,11 @@ export function diffModules(
   compared: DocModule[],
 ): { artifacts: BuildDiffEntry[]; dependencies: BuildDiffEntry[] } {
   const out = { artifacts: [] as BuildDiffEntry[], dependencies: [] as BuildDiffEntry[] }
-  const before = new Map(base.map((m) => [m.id, m]))
-  const after = new Map(compared.map((m) => [m.id, m]))
-  const moduleIds = [...new Set([...before.keys(), ...after.keys()])]
+  const pairs = pairModules(base, compared)
   for (const kind of ['artifacts', 'dependencies'] as const) {
-    for (const module of moduleIds) {
-      const old = byKey(before.get(module)?.[kind] ?? [])
-      const now = byKey(after.get(module)?.[kind] ?? [])
+    for (const { id: module, before, after } of pairs) {
+      const old = byKey(before?.[kind] ?? [])
+      const now = byKey(after?.[kind] ?? [])
       for (const [key, item] of now) {
         const was = old.get(key)
         if (!was) out[kind].push({ module, name: item.name, type: item.type, change: 'added', before: null, after: sums(item) })

@@ -350,6 +350,29 @@ describe('reading a build-info document', () => {
     })
   })
 
+  it('pairs a module whose id changed only in its version with its predecessor', () => {
+    const dep = (id: string, sha1: string) => ({ id, sha1: sha1.repeat(40) })
+    const base = modulesOf({
+      modules: [
+        { id: 'com.acme:app:1.0', artifacts: [{ name: 'app-1.0.jar', sha1: 'a'.repeat(40) }], dependencies: [dep('lib:1', 'c')] },
+        { id: 'com.acme:gone:1.0', artifacts: [{ name: 'gone.jar', sha1: 'd'.repeat(40) }] },
+      ],
+    })
+    const compared = modulesOf({
+      modules: [
+        { id: 'com.acme:app:1.1', artifacts: [{ name: 'app-1.1.jar', sha1: 'b'.repeat(40) }], dependencies: [dep('lib:1', 'c')] },
+      ],
+    })
+    const diff = diffModules(base, compared)
+    expect(diff.artifacts.map((a) => `${a.module} ${a.change} ${a.name}`)).toEqual([
+      'com.acme:app:1.1 added app-1.1.jar',
+      'com.acme:app:1.1 removed app-1.0.jar',
+      'com.acme:gone:1.0 removed gone.jar',
+    ])
+    // The unchanged dependency of the renamed module is not reported.
+    expect(diff.dependencies).toEqual([])
+  })
+
   it('counts an item listed twice under one name as two', () => {
     const item = (sha1: string) => ({ name: 'same.jar', sha1: sha1.repeat(40) })
     const diff = diffModules(
