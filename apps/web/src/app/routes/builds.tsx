@@ -65,15 +65,16 @@ export function buildsRoutes<P extends AnyRoute>(parent: P) {
     },
     component: screen('BuildRunScreen'),
   })
-  // The old console's run links went on after the number; only a rewritten old link may.
+  // The old console's run links went on after the number; only a rewritten old link may. A child
+  // of the run route (a sibling splat would also match the bare run path, and win).
   const older = createRoute({
-    getParentRoute: () => parent,
-    path: '/builds/$name/$number/$',
-    validateSearch,
+    getParentRoute: () => run,
+    path: '$',
     beforeLoad: ({ params, search }) => {
+      if (!params._splat) return
       if (search.jenkinsRedirect) legacy([params.name, params.number])
       throw redirect({ to: '/404', replace: true })
     },
   })
-  return [list, runs, run, older] as const
+  return [list, runs, run.addChildren([older])] as const
 }
