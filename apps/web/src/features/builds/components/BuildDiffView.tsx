@@ -4,6 +4,8 @@ import { Messages } from '@trove/contracts/messages'
 import { useBuildDiff } from '../api/buildDiff'
 import { Checksum } from './Checksum'
 
+// Dot badges: the colour is the dot's; the text keeps the body colour, which meets WCAG contrast
+// (the light and filled variants' text did not, in these colours).
 const CHANGE_COLORS: Record<BuildChange, string> = { added: 'green', removed: 'red', changed: 'orange' }
 
 function DiffTable({ label, entries }: { label: string; entries: BuildDiffEntry[] }) {
@@ -30,7 +32,7 @@ function DiffTable({ label, entries }: { label: string; entries: BuildDiffEntry[
           // biome-ignore lint/suspicious/noArrayIndexKey: a name may repeat within a module
           <Table.Tr key={`${e.module}-${e.name}-${e.change}-${i}`}>
             <Table.Td>
-              <Badge variant="light" color={CHANGE_COLORS[e.change]} style={{ overflow: 'visible' }}>
+              <Badge variant="dot" color={CHANGE_COLORS[e.change]} style={{ overflow: 'visible' }}>
                 {e.change}
               </Badge>
             </Table.Td>

@@ -18,8 +18,11 @@ export function StatusBadge({ status }: { status: string | null }) {
         {BuildTexts.noStatus}
       </Text>
     )
+  const color = COLORS[status.toLowerCase().replace(/[^a-z]/g, '')] ?? 'gray'
+  // Dot badges: the colour is the dot's; the text keeps the body colour, which meets WCAG contrast
+  // (the light and filled variants' text did not, in these colours).
   return (
-    <Badge variant="light" color={COLORS[status.toLowerCase().replace(/[^a-z]/g, '')] ?? 'gray'} style={{ overflow: 'visible' }}>
+    <Badge variant="dot" color={color} style={{ overflow: 'visible' }}>
       {status}
     </Badge>
   )
