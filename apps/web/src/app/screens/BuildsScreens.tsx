@@ -5,10 +5,10 @@ import { BuildRunsPage } from '../../features/builds/BuildRunsPage'
 import { BuildsPage } from '../../features/builds/BuildsPage'
 import type { BuildsSearch } from '../routes/builds'
 
-/** /builds: the top bar's builds search arrives as ?query= and fills the filter. */
+/** /builds: the top bar's builds search arrives as ?query= and fills the filter (a new search refills it). */
 export function BuildsScreen() {
   const search = useSearch({ strict: false }) as BuildsSearch
-  return <BuildsPage initialFilter={search.query ?? ''} />
+  return <BuildsPage key={search.query ?? ''} initialFilter={search.query ?? ''} />
 }
 
 export function BuildRunsScreen() {
