@@ -153,6 +153,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
+    // Path parameters are bounded by each route's schema (a build name may be 255 characters,
+    // 2295 once URL-encoded); the router's default of 100 answered 414 to names the API accepts.
+    routerOptions: { maxParamLength: 4096 },
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id']

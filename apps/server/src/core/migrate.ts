@@ -14,6 +14,7 @@ import * as m0060 from '../../migrations/0060_shell.js'
 import * as m0070 from '../../migrations/0070_packages.js'
 import * as m0071 from '../../migrations/0071_package_versions_name.js'
 import * as m0072 from '../../migrations/0072_checksums_later.js'
+import * as m0076 from '../../migrations/0076_builds_console.js'
 import * as m0080 from '../../migrations/0080_artifact_tree.js'
 import type { Db } from './db.js'
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0070_packages': m0070,
   '0071_package_versions_name': m0071,
   '0072_checksums_later': m0072,
+  '0076_builds_console': m0076,
   '0080_artifact_tree': m0080,
 }
 

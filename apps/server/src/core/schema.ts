@@ -377,6 +377,8 @@ export interface BuildsTable {
   info: string
   created_by: string | null
   created_at: number
+  /** The run's promotion status (its latest `statuses` entry) or top-level `status`, as published. */
+  status: string | null
 }
 
 export interface BuildItemsTable {

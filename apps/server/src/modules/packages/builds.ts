@@ -2,6 +2,7 @@ import type { ArtifactBuild, ArtifactBuildsResponse, BuildInfoInput } from '@tro
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { badRequest, forbidden, notFound } from '../../core/errors.js'
+import { runStatus } from './buildInfoDoc.js'
 
 /** `2024-05-01T10:00:00.000+0000` (the build-info layout) or any ISO 8601 time → epoch ms. */
 export function parseStarted(started: string): number {
@@ -44,6 +45,7 @@ export async function publishBuild(ctx: AppContext, principal: Principal | null,
         url: info.url ?? null,
         agent: info.agent?.name ? `${info.agent.name}${info.agent.version ? `/${info.agent.version}` : ''}` : null,
         info: JSON.stringify(info),
+        status: runStatus(info),
         created_by: principal?.name ?? null,
         created_at: Date.now(),
       })

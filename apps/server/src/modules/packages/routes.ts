@@ -21,6 +21,7 @@ import { z } from 'zod'
 import { HttpError, notFound, sendError } from '../../core/errors.js'
 import type { FormatContext } from '../../formats/types.js'
 import { artifactBuilds, buildInfo, buildRuns, listBuilds, publishBuild } from './builds.js'
+import { buildsRoutes } from './buildsRoutes.js'
 import { AnswerCache } from './cache.js'
 import { dockerLayers } from './docker.js'
 import { type GqlContext, resolvers, schema } from './graphql.js'
@@ -69,6 +70,7 @@ export const packagesRoutes =
   (fctx: FormatContext): FastifyPluginAsyncZod =>
   async (app) => {
     const service = new PackagesService(fctx)
+    await app.register(buildsRoutes(fctx))
     const viewerOf = (request: FastifyRequest) => {
       let viewer: Promise<Viewer> | undefined
       return () => {

@@ -4,6 +4,7 @@ import { legacyBundlesPath } from '../guards'
 import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
 import type { AppLayoutRoute, RouterContext } from '../router'
+import { buildsRoutes } from './builds'
 
 type Screen = ReturnType<typeof lazyRouteComponent>
 
@@ -194,12 +195,7 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
         throw redirect({ to: '/artifacts/browse/$', params: { _splat: `tree/General/${rest}` }, replace: true })
       },
     }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: '/builds/$',
-      staticData: { name: 'builds', title: 'Builds' },
-      component: pending(),
-    }),
+    ...buildsRoutes(appLayout),
   ]
   // ---- the demo area and the template (§2.1), behind the 'tested' feature ---------------------
   const demoRoute = createRoute({

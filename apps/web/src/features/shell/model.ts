@@ -134,6 +134,7 @@ export const APPLICATION_MENU: MenuGroup[] = [
       { id: 'overview', label: 'Overview', path: '/overview' },
       { id: 'packages', label: 'Packages', path: '/packages', hidden: isLightweight },
       { id: 'artifacts', label: 'Artifacts', path: PATHS.repoTree },
+      { id: 'builds', label: 'Builds', path: '/builds', hidden: isLightweight },
       {
         id: 'release-bundles',
         label: 'Release Bundles',
