@@ -1,6 +1,7 @@
 // npm run bench [suite …]: Trove's figures, one table. Each row names its target; see
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
 import { benchAccess } from './access.mjs'
+import { benchArtifactTree } from './artifactTree.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
@@ -21,6 +22,7 @@ const suites = {
   oci: benchOci,
   packages: benchPackages,
   'packages-browser': benchPackagesBrowser,
+  'artifact-tree': benchArtifactTree,
 }
 
 const wanted = process.argv.slice(2)

@@ -180,6 +180,8 @@ test('the tree pages a large folder as it scrolls and moves with the keyboard', 
   // Drawn are only the rows in view, not all 450.
   expect(await tree.getByRole('treeitem').count()).toBeLessThan(120)
   // The keyboard: up to the previous file, left to the folder, left again collapses it.
+  // The node opens first; the children before it load as their row comes into view.
+  await expect(tree.getByRole('treeitem', { name: 'file-448.txt' })).toBeVisible()
   await tree.focus()
   await page.keyboard.press('ArrowUp')
   await expect(page).toHaveURL(/many\/file-448\.txt$/)

@@ -32,6 +32,8 @@ export const TreeQuery = z.object({
   path: RepoPath.default(''),
   /** The last child of the previous page (its `key`). */
   after: z.string().max(PATH_MAX).optional(),
+  /** Children from this key on, itself included (a deep link's window around the node it opens). */
+  from: z.string().max(PATH_MAX).optional(),
   /** Only children whose name starts with this. */
   filter: z.string().max(255).optional(),
   limit: z.coerce.number().int().min(1).max(TREE_PAGE_MAX).default(TREE_PAGE_DEFAULT),

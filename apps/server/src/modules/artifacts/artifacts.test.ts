@@ -125,6 +125,10 @@ describe('the artifact tree', () => {
     for (const limit of [7, 100, 1000]) expect(await allChildren('tree-a', 'big', limit)).toEqual(expected)
 
     expect(await allChildren('tree-a', 'mix', 2)).toEqual(['a', 'a-b', 'a/', 'a0', 'z', 'é', '😀/'])
+    // A window from a key on, the key included: a file, then a folder of the same name.
+    expect((await tree('repoKey=tree-a&path=mix&from=a&limit=3')).nodes.map((n) => n.key)).toEqual(['a', 'a-b', 'a/'])
+    expect((await tree('repoKey=tree-a&path=big&from=d29%2F')).nodes.map((n) => n.key)).toEqual(['d29/', ...names])
+    expect((await tree('from=tree-b')).nodes.map((n) => n.key)).not.toContain('tree-a')
     const file = (await tree('repoKey=tree-a&path=big&limit=1')).nodes[0]
     expect(file).toMatchObject({ type: 'folder', key: 'd00/', path: 'big/d00', repoKey: 'tree-a' })
     const f = (await tree('repoKey=tree-a&path=big&filter=f14')).nodes

@@ -77,7 +77,7 @@ export class ArtifactTreeService {
 
   async children(
     principal: Principal | null,
-    q: { repoKey?: string; path: string; after?: string; filter?: string; limit: number },
+    q: { repoKey?: string; path: string; after?: string; from?: string; filter?: string; limit: number },
   ): Promise<TreeResponse> {
     if (!q.repoKey) return this.repositories(principal, q)
     const repo = await this.repo(principal, q.repoKey)
@@ -116,13 +116,16 @@ export class ArtifactTreeService {
   /** The tree's top level: the repositories the caller may read, by key. */
   private async repositories(
     principal: Principal | null,
-    q: { after?: string; filter?: string; limit: number },
+    q: { after?: string; from?: string; filter?: string; limit: number },
   ): Promise<TreeResponse> {
     const rows = await this.db.selectFrom('repositories').select(['key', 'rclass', 'package_type', 'updated_at']).execute()
     rows.sort((a, b) => cmp(a.key, b.key))
     const filter = q.filter?.toLowerCase()
     const candidates = rows.filter(
-      (r) => (!q.after || cmp(r.key, q.after) > 0) && (!filter || r.key.toLowerCase().includes(filter)),
+      (r) =>
+        (!q.after || cmp(r.key, q.after) > 0) &&
+        (!q.from || cmp(r.key, q.from) >= 0) &&
+        (!filter || r.key.toLowerCase().includes(filter)),
     )
     const readable = new Set(
       await this.fctx.authz.readableRepoKeys(

@@ -52,7 +52,7 @@ export async function childKeys(
   db: Db,
   repoKey: string,
   path: string,
-  options: { after?: string; filter?: string; limit: number },
+  options: { after?: string; from?: string; filter?: string; limit: number },
 ): Promise<ChildKey[]> {
   const prefix = folderPrefix(path)
   const from = prefix + (options.filter ?? '')
@@ -60,10 +60,11 @@ export async function childKeys(
   // The first seek: past the cursor (a folder's whole range, or the file itself), within the filter.
   let lo = from
   let eq = ''
+  if (options.from && prefix + options.from > lo) lo = prefix + options.from
   if (options.after) {
     const after = options.after
     const start = after.endsWith('/') ? `${prefix}${after.slice(0, -1)}0` : prefix + after
-    if (start > lo) {
+    if (start >= lo) {
       lo = start
       eq = after.endsWith('/') ? '' : start
     }

@@ -37,8 +37,9 @@ export function ArtifactsPage({ browsePath, onNavigate, packageLink }: Artifacts
 
   // The top level first; then the URL's node is revealed (its ancestors opened and paged to it).
   useEffect(() => {
-    if (!tree.levels.has(ROOT)) void loadPage(ROOT)
-  }, [tree.levels, loadPage])
+    // A deep link loads the top level around its repository (see reveal).
+    if (!wanted && !tree.levels.has(ROOT)) void loadPage(ROOT)
+  }, [wanted, tree.levels, loadPage])
   useEffect(() => {
     if (!wanted || revealed.current === browsePath) return
     revealed.current = browsePath

@@ -1,6 +1,17 @@
 import type { TreeNode } from '@trove/contracts/artifacts'
 import { describe, expect, it } from 'vitest'
-import { browsePathOf, flatten, keyAction, type Level, nodeId, parseBrowsePath, ROOT } from './treeModel'
+import {
+  browsePathOf,
+  cmpKeys,
+  fillGap,
+  flatten,
+  joinWindow,
+  keyAction,
+  type Level,
+  nodeId,
+  parseBrowsePath,
+  ROOT,
+} from './treeModel'
 
 const repo = (key: string): TreeNode => ({ key, name: key, path: '', repoKey: key, type: 'repository' })
 const folder = (repoKey: string, path: string): TreeNode => ({
@@ -59,9 +70,54 @@ describe('the tree model', () => {
     expect(keyAction(rows, 'a/docs/', expanded, 'ArrowLeft')).toEqual({ collapse: 'a/docs/' })
     expect(keyAction(rows, 'b/', expanded, 'ArrowRight')).toEqual({ expand: 'b/' })
     expect(keyAction(rows, 'a/', expanded, 'ArrowRight')).toEqual({ select: 'a/docs/' })
-    expect(keyAction(rows, 'a/docs', expanded, 'ArrowDown')).toEqual({ select: 'a/\0more' })
+    expect(keyAction(rows, 'a/docs', expanded, 'ArrowDown')).toEqual({ loadMore: 'a/' })
     expect(keyAction(rows, 'a/\0more', expanded, 'Enter')).toEqual({ loadMore: 'a/' })
     expect(keyAction(rows, 'a/', expanded, 'End')).toEqual({ select: 'b/' })
     expect(keyAction(rows, 'b/', expanded, 'Enter')).toEqual({ toggle: 'b/' })
+  })
+})
+
+describe('a level opened by a deep link', () => {
+  const f = (name: string) => file('r', name)
+  const names = (l: Level) => l.nodes.map((n) => n.key)
+
+  it('joins the first page and a window around the node, with a gap between when they do not meet', () => {
+    const joined = joinWindow({ nodes: [f('a'), f('b')], next: 'b' }, { nodes: [f('x'), f('y')], next: 'y' })
+    expect(names(joined)).toEqual(['a', 'b', 'x', 'y'])
+    expect(joined).toMatchObject({ next: 'y', gap: { index: 2, after: 'b' } })
+    const rows = flatten(new Map([[ROOT, joined]]), new Set())
+    expect(rows.map((r) => (r.kind === 'node' ? r.id : `${r.kind}${r.kind === 'more' && r.gap ? ' gap' : ''}`))).toEqual([
+      'r/a',
+      'r/b',
+      'more gap',
+      'r/x',
+      'r/y',
+      'more',
+    ])
+    expect(keyAction(rows, `${ROOT}\0gap`, new Set(), 'Enter')).toEqual({ loadMore: ROOT, gap: true })
+    // They meet: one list.
+    expect(joinWindow({ nodes: [f('a'), f('b'), f('c')], next: 'c' }, { nodes: [f('b'), f('c'), f('d')], next: null })).toEqual({
+      nodes: [f('a'), f('b'), f('c'), f('d')],
+      next: null,
+      loading: false,
+    })
+    // A complete first page needs no window.
+    expect(names(joinWindow({ nodes: [f('a')], next: null }, { nodes: [f('a')], next: null }))).toEqual(['a'])
+  })
+
+  it('fills the gap page by page until it reaches the window', () => {
+    const level = joinWindow({ nodes: [f('a')], next: 'a' }, { nodes: [f('x')], next: null })
+    const once = fillGap(level, { nodes: [f('b'), f('c')], next: 'c' })
+    expect(names(once)).toEqual(['a', 'b', 'c', 'x'])
+    expect(once.gap).toEqual({ index: 3, after: 'c' })
+    const closed = fillGap(once, { nodes: [f('d'), f('x'), f('y')], next: 'y' })
+    expect(names(closed)).toEqual(['a', 'b', 'c', 'd', 'x'])
+    expect(closed.gap).toBeUndefined()
+  })
+
+  it('orders keys by their bytes, as the server', () => {
+    expect(cmpKeys('a-b', 'a/')).toBeLessThan(0)
+    expect(cmpKeys('z', 'é')).toBeLessThan(0)
+    expect(cmpKeys('\uffff', '😀')).toBeLessThan(0)
   })
 })

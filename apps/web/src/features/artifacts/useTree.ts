@@ -2,13 +2,9 @@ import type { TreeNode } from '@trove/contracts/artifacts'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { fetchChildren } from './api/artifactsApi'
-import { flatten, type Level, nodeId, ROOT, type Row } from './treeModel'
+import { fillGap, flatten, joinWindow, type Level, nodeId, ROOT, type Row } from './treeModel'
 
 const PAGE = 200
-/** A deep link's ancestors are searched for their next step this many children at a time. */
-const SEEK_PAGE = 1000
-/** How far a deep link searches a folder for its next step before giving up on showing it. */
-const SEEK_MAX = 100_000
 
 const messageOf = (e: unknown) => (e instanceof ApiError && e.message ? e.message : 'This folder could not be read')
 
@@ -115,26 +111,94 @@ export function useTree() {
     [refresh],
   )
 
+  /** Loads the next page into a level's gap (see Level.gap). */
+  const loadGap = useCallback(
+    async (id: string) => {
+      const key = `${id}\0gap`
+      const current = levelsRef.current.get(id)
+      if (!current?.gap || inFlight.current.has(key)) return
+      const at = id === ROOT ? { path: '' } : addressOf(id)
+      const load = (async () => {
+        try {
+          const page = await fetchChildren({
+            ...at,
+            after: current.gap?.after,
+            filter: id === ROOT ? filterRef.current : undefined,
+            limit: PAGE,
+          })
+          put(id, (old) => (old ? fillGap(old, page) : old) as Level)
+        } catch (e) {
+          put(id, (old) => ({ ...(old as Level), error: messageOf(e) }))
+        } finally {
+          inFlight.current.delete(key)
+        }
+        return levelsRef.current.get(id) as Level
+      })()
+      inFlight.current.set(key, load)
+      await load
+    },
+    [put],
+  )
+
   /**
-   * Opens the tree at a deep link: each ancestor is expanded and paged through until the next step
-   * is loaded. Returns the id of the selected node, or null when it is not there.
+   * A level that shows the child named `name`, without storing it: the level as loaded when it
+   * does, else a window of children from that name on after a gap (the top level, a handful of
+   * repositories: its first thousand, with a window only beyond them).
+   */
+  const around = useCallback(async (id: string, name: string): Promise<Level> => {
+    const pending = inFlight.current.get(id)
+    if (pending) await pending
+    const level = levelsRef.current.get(id)
+    const shows = (l: Level | undefined) => l?.nodes.some((n) => n.name === name) === true
+    if (level && !level.error && (shows(level) || (!level.next && !level.gap))) return level
+    const at = id === ROOT ? { path: '' } : addressOf(id)
+    const filter = id === ROOT ? filterRef.current : undefined
+    try {
+      if (level && !level.error) {
+        return joinWindow(
+          { nodes: level.nodes, next: level.next },
+          await fetchChildren({ ...at, from: name, filter, limit: PAGE }),
+        )
+      }
+      if (id === ROOT) {
+        const head = await fetchChildren({ ...at, filter, limit: 1000 })
+        if (!head.next || head.nodes.some((n) => n.name === name)) return { nodes: head.nodes, next: head.next, loading: false }
+        return joinWindow(head, await fetchChildren({ ...at, from: name, filter, limit: PAGE }))
+      }
+      // Below the top, only the window: what comes before it loads as its gap comes into view.
+      const window = await fetchChildren({ ...at, from: name, limit: PAGE })
+      return { nodes: window.nodes, next: window.next, loading: false, gap: { index: 0, after: null } }
+    } catch (e) {
+      return { nodes: level?.nodes ?? [], next: level?.next ?? null, loading: false, error: messageOf(e) }
+    }
+  }, [])
+
+  /**
+   * Opens the tree at a deep link: every level on the way (known from the link) loads at once,
+   * each around the child the next step needs, and they are shown together. Returns the id of the
+   * node, or null when it is not there.
    */
   const reveal = useCallback(
     async (ancestors: string[], target: string): Promise<string | null> => {
       const chain = [ROOT, ...ancestors]
-      for (let i = 0; i < chain.length; i++) {
-        const id = chain[i] as string
+      const lastName = (id: string) => id.replace(/\/$/, '').split('/').pop() as string
+      const levels = await Promise.all(chain.map((id, i) => around(id, lastName(chain[i + 1] ?? target))))
+      const next = new Map(levelsRef.current)
+      for (const [i, level] of levels.entries()) next.set(chain[i] as string, level)
+      levelsRef.current = next
+      setLevels(next)
+      setExpanded((old) => {
+        const open = new Set(old)
+        for (const id of ancestors) open.add(id)
+        return open
+      })
+      for (const [i, level] of levels.entries()) {
         const wanted = chain[i + 1] ?? target
-        if (id !== ROOT) setExpanded((old) => new Set(old).add(id))
-        const has = (l: Level | undefined) => l?.nodes.some((n) => nodeId(n) === wanted || nodeId(n) === `${wanted}/`)
-        let level = inFlight.current.get(id) ? await inFlight.current.get(id) : levelsRef.current.get(id)
-        if (!level || (level.nodes.length === 0 && level.next === null && !level.error))
-          level = await loadPage(id, id === ROOT ? PAGE : SEEK_PAGE)
-        while (!has(level) && level?.next && (level.nodes.length ?? 0) < SEEK_MAX) level = await loadPage(id, SEEK_PAGE)
-        if (!has(level)) return null
+        const found =
+          level.nodes.find((n) => nodeId(n) === wanted) ??
+          (i === chain.length - 1 ? level.nodes.find((n) => nodeId(n) === `${wanted}/`) : undefined)
+        if (!found) return null
         if (i === chain.length - 1) {
-          const found = level?.nodes.find((n) => nodeId(n) === target) ?? level?.nodes.find((n) => nodeId(n) === `${target}/`)
-          if (!found) return null
           // A repository or folder opened by its link shows its children.
           if (found.type !== 'file') await expand(nodeId(found))
           return nodeId(found)
@@ -142,7 +206,7 @@ export function useTree() {
       }
       return null
     },
-    [loadPage, expand],
+    [around, expand],
   )
 
   const rows: Row[] = useMemo(() => flatten(levels, expanded), [levels, expanded])
@@ -156,5 +220,5 @@ export function useTree() {
     },
     [levels],
   )
-  return { rows, levels, expanded, filter, setFilter, loadPage, expand, collapse, toggle, refresh, reveal, findNode }
+  return { rows, levels, expanded, filter, setFilter, loadPage, loadGap, expand, collapse, toggle, refresh, reveal, findNode }
 }

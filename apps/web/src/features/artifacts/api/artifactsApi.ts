@@ -20,7 +20,7 @@ export interface NodeAddress {
 
 /** One page of a folder's children (the repositories when repoKey is undefined). */
 export function fetchChildren(
-  q: { repoKey?: string; path?: string; after?: string | null; filter?: string; limit?: number },
+  q: { repoKey?: string; path?: string; after?: string | null; from?: string; filter?: string; limit?: number },
   signal?: AbortSignal,
 ): Promise<TreeResponse> {
   return apiRequest<TreeResponse>(`${BASE}/tree`, {
@@ -28,6 +28,7 @@ export function fetchChildren(
       repoKey: q.repoKey,
       path: q.path || undefined,
       after: q.after ?? undefined,
+      from: q.from,
       filter: q.filter || undefined,
       limit: q.limit,
     },

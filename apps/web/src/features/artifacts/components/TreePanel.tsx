@@ -74,7 +74,7 @@ export function TreePanel({ tree, selected, onSelect, height }: TreePanelProps) 
   useEffect(() => {
     for (const item of items) {
       const row = rows[item.index]
-      if (row?.kind === 'more') void tree.loadPage(row.parent)
+      if (row?.kind === 'more') void (row.gap ? tree.loadGap(row.parent) : tree.loadPage(row.parent))
     }
   }, [items, rows, tree])
 
@@ -86,7 +86,7 @@ export function TreePanel({ tree, selected, onSelect, height }: TreePanelProps) 
     else if ('expand' in action) void tree.expand(action.expand)
     else if ('collapse' in action) tree.collapse(action.collapse)
     else if ('toggle' in action) tree.toggle(action.toggle)
-    else if ('loadMore' in action) void tree.loadPage(action.loadMore)
+    else if ('loadMore' in action) void (action.gap ? tree.loadGap(action.loadMore) : tree.loadPage(action.loadMore))
   }
 
   return (
@@ -133,7 +133,7 @@ export function TreePanel({ tree, selected, onSelect, height }: TreePanelProps) 
                     <UnstyledButton
                       id={`tree-${cssId(row.id)}`}
                       h={ROW_HEIGHT}
-                      onClick={() => void tree.loadPage(row.parent)}
+                      onClick={() => void (row.gap ? tree.loadGap(row.parent) : tree.loadPage(row.parent))}
                       bg={row.id === selected ? 'var(--mantine-primary-color-light)' : undefined}
                     >
                       <Text size="sm" c="blue">
