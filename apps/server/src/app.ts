@@ -50,7 +50,7 @@ import { Operations } from './modules/operations/service.js'
 import { packagesChanged } from './modules/packages/cache.js'
 import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
-import { repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
+import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
 import { RepositoryService } from './modules/repositories/service.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
@@ -223,7 +223,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
   await app.register(async (docs) => {
     defaultAccess(docs, 'public')
-    await docs.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true })
+    // Tags start folded: drawing every operation of the whole API at once took seconds.
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: -1 },
+    })
     docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger())
   })
 
@@ -299,6 +304,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(quickSetupRoutes(fctx), { prefix: '/ui/api/v1/ui/onboarding' })
   for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
   await app.register(repositoryPathRoutes(fctx, formats))
   await app.register(packagesRoutes(fctx))

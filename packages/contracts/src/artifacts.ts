@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { PACKAGE_TYPES, REPO_CLASSES } from './repositoryConstants.js'
+import { ARTIFACTS_TREE_PATH } from './searchConstants.js'
 
-/** The tree browser's route (shell §2.4): `/artifacts/browse/tree/General/{repoKey}/{path}`. */
-export const ARTIFACTS_TREE_PATH = '/artifacts/browse/tree/General'
+export { ARTIFACTS_TREE_PATH }
 /** Children per page of the tree (keyset paging). */
 export const TREE_PAGE_DEFAULT = 200
 export const TREE_PAGE_MAX = 1000

@@ -113,3 +113,5 @@ export const ANONYMOUS_RECENT_SEARCH_USER = 'anonymous'
 /** The artifacts browse path and its default tree path (§2). */
 export const ARTIFACTS_BROWSE_PATH = '/artifacts/browse'
 export const ARTIFACTS_DEFAULT_TREE = '/tree/General'
+/** The tree browser's route (shell §2.4): `/artifacts/browse/tree/General/{repoKey}/{path}`. */
+export const ARTIFACTS_TREE_PATH = `${ARTIFACTS_BROWSE_PATH}${ARTIFACTS_DEFAULT_TREE}`

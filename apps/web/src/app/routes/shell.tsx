@@ -1,5 +1,5 @@
 import { createRoute, type lazyRouteComponent, redirect } from '@tanstack/react-router'
-import { ARTIFACTS_TREE_PATH } from '@trove/contracts/artifacts'
+import { ARTIFACTS_TREE_PATH } from '@trove/contracts/searchConstants'
 import { legacyBundlesPath } from '../guards'
 import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
