@@ -112,3 +112,21 @@ export const QuickCreateResponse = z
   .object({ created: z.array(z.string()), existing: z.array(z.string()) })
   .meta({ id: 'QuickCreateResponse' })
 export type QuickCreateResponse = z.infer<typeof QuickCreateResponse>
+
+/**
+ * POST /ui/api/v1/ui/onboarding/quickSetup (shell §2.6): the sample repositories of several package
+ * types at once, all or none. `upstreams` overrides a remote's default upstream per type.
+ */
+export const QuickSetupRequest = z
+  .object({
+    packageTypes: z.array(PackageType).min(1, 'choose at least one package type').max(PACKAGE_TYPES.length),
+    upstreams: z.partialRecord(PackageType, url).optional(),
+  })
+  .meta({ id: 'QuickSetupRequest' })
+export type QuickSetupRequest = z.input<typeof QuickSetupRequest>
+export const QuickSetupResponse = z
+  .object({
+    repositories: z.array(z.object({ key: z.string(), rclass: RepoClass, packageType: PackageType })),
+  })
+  .meta({ id: 'QuickSetupResponse' })
+export type QuickSetupResponse = z.infer<typeof QuickSetupResponse>

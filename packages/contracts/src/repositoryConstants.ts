@@ -34,6 +34,17 @@ export const REPO_KEY_MAX = 64
 /** Letters, digits, dash, underscore and period (shell §7's shared form rule). */
 export const REPO_KEY_PATTERN = /^[A-Za-z0-9_.-]+$/
 
+/**
+ * Where a quick setup's remote repository proxies by default: each client's public registry
+ * (an admin changes it in the repository's settings; a generic repository gets no remote).
+ */
+export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
+  npm: 'https://registry.npmjs.org',
+  pypi: 'https://pypi.org',
+  docker: 'https://registry-1.docker.io',
+  maven: 'https://repo1.maven.org/maven2',
+}
+
 /** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
 export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass: RepoClassName }[]> = {
   npm: [

@@ -40,6 +40,7 @@ import { TopSearch } from './TopSearch'
 const ShortcutsDialog = lazy(() => import('../features/shell/ShortcutsDialog').then((m) => ({ default: m.ShortcutsDialog })))
 const NavigationTour = lazy(() => import('../features/shell/NavigationTour').then((m) => ({ default: m.NavigationTour })))
 const Panels = lazy(() => import('../features/shell/Panels').then((m) => ({ default: m.Panels })))
+const QuickSetupForm = lazy(() => import('../features/onboarding/QuickSetupForm').then((m) => ({ default: m.QuickSetupForm })))
 
 export const QUICK_SETUP_PATH = '/admin/onboarding/quick-setup'
 const MENU_KEYS = { application: 'menu.application', administration: 'menu.administration' } as const
@@ -222,7 +223,12 @@ export function AppShell() {
       <Suspense fallback={null}>
         {dialog === 'shortcuts' && <ShortcutsDialog opened onClose={() => setDialog(null)} />}
         {dialog === 'tour' && <NavigationTour opened onClose={() => setDialog(null)} />}
-        {(nav.quickSetupVisible || nav.setMeUpVisible) && <Panels baseUrl={webServer?.baseUrl ?? window.location.origin} />}
+        {(nav.quickSetupVisible || nav.setMeUpVisible) && (
+          <Panels
+            baseUrl={webServer?.baseUrl ?? window.location.origin}
+            quickSetup={<QuickSetupForm initialType={nav.predefinedPackageType} onLeave={() => setQuickSetup(false)} />}
+          />
+        )}
       </Suspense>
     </Frame>
   )

@@ -1,6 +1,8 @@
 import {
   QuickCreateRequest,
   QuickCreateResponse,
+  QuickSetupRequest,
+  QuickSetupResponse,
   RepoKey,
   RepositoryConfig,
   RepositoryConfigInput,
@@ -137,5 +139,26 @@ export const repositoryAdminRoutes =
         },
       },
       async (request) => fctx.repos.quickCreate(request.body.packageType, request.body.remoteUrl),
+    )
+  }
+
+/** Onboarding's quick setup (shell §2.6), under /ui/api/v1/ui/onboarding. */
+export const quickSetupRoutes =
+  (fctx: FormatContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/quickSetup',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: ['repositories'],
+          summary:
+            'The sample repositories of several package types at once, in one transaction (409 and nothing made on a clash)',
+          body: QuickSetupRequest,
+          response: { 201: QuickSetupResponse },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await fctx.repos.quickSetup(request.body.packageTypes, request.body.upstreams)),
     )
   }

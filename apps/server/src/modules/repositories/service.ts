@@ -2,12 +2,14 @@ import {
   PACKAGE_TYPE_LABELS,
   type PackageType,
   type QuickCreateResponse,
+  type QuickSetupResponse,
   type RepositoryConfig,
   type RepositoryConfigInput,
   type RepositoryConfigUpdate,
   type RepositorySummary,
   SAMPLE_REPOSITORIES,
 } from '@trove/contracts/repositories'
+import { DEFAULT_UPSTREAMS } from '@trove/contracts/repositoryConstants'
 import type { Kysely } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
@@ -164,10 +166,15 @@ export class RepositoryService {
   }
 
   private async createRow(key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
+    return this.db.transaction().execute((tx) => this.insertIn(tx, key, input))
+  }
+
+  /** Inserts a repository within the caller's transaction (409 when its key is taken, in any case). */
+  private async insertIn(tx: Tx, key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
     if (input.key && input.key !== key) throw badRequest('key: does not match the key in the path')
     if (input.rclass === 'remote' && !input.url) throw badRequest('url: a remote repository needs the URL of its upstream')
     const now = Date.now()
-    return this.db.transaction().execute(async (tx) => {
+    {
       const existing = await tx
         .selectFrom('repositories')
         .select('key')
@@ -203,7 +210,7 @@ export class RepositoryService {
       await setMembers(tx, key, members)
       const row = await findRepository(tx, key)
       return this.toConfigIn(tx, row as RepositoryRow)
-    })
+    }
   }
 
   private async toConfigIn(tx: Tx, row: RepositoryRow): Promise<RepositoryConfig> {
@@ -295,6 +302,62 @@ export class RepositoryService {
   }
 
   /** Creates the sample repositories of a package type (those not there yet). */
+  /**
+   * Quick setup (shell §2.6): for each package type its local, remote and virtual sample
+   * repositories (SAMPLE_REPOSITORIES; the remote proxies DEFAULT_UPSTREAMS unless told otherwise,
+   * the virtual holds both and deploys to the local), in one transaction. A sample name that is
+   * taken refuses the whole batch (409 naming every clash) and nothing is made.
+   */
+  async quickSetup(
+    packageTypes: PackageType[],
+    upstreams: Partial<Record<PackageType, string>> = {},
+  ): Promise<QuickSetupResponse> {
+    const types = [...new Set(packageTypes)]
+    const made: QuickSetupResponse['repositories'] = []
+    this.cache.clear()
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        const wanted = types.flatMap((t) =>
+          SAMPLE_REPOSITORIES[t].filter((s) => s.rclass !== 'remote' || upstreams[t] || DEFAULT_UPSTREAMS[t]),
+        )
+        const taken = await tx
+          .selectFrom('repositories')
+          .select('key')
+          .where((eb) =>
+            eb(
+              eb.fn('lower', ['key']),
+              'in',
+              wanted.map((w) => w.key.toLowerCase()),
+            ),
+          )
+          .execute()
+        if (taken.length > 0) {
+          const names = taken.map((t) => t.key).sort()
+          throw conflict(`Nothing was created: ${names.join(', ')} already exist${names.length === 1 ? 's' : ''}`)
+        }
+        for (const packageType of types) {
+          const samples = wanted.filter((w) => SAMPLE_REPOSITORIES[packageType].includes(w))
+          const local = samples.find((s) => s.rclass === 'local')?.key
+          const remote = samples.find((s) => s.rclass === 'remote')?.key
+          for (const sample of samples) {
+            await this.insertIn(tx, sample.key, {
+              rclass: sample.rclass,
+              packageType,
+              url: sample.rclass === 'remote' ? (upstreams[packageType] ?? DEFAULT_UPSTREAMS[packageType]) : undefined,
+              repositories: sample.rclass === 'virtual' ? [local, remote].filter((k): k is string => !!k) : undefined,
+              defaultDeploymentRepo: sample.rclass === 'virtual' ? local : undefined,
+            } as RepositoryConfigInput)
+            made.push({ key: sample.key, rclass: sample.rclass, packageType })
+          }
+        }
+      })
+    } finally {
+      this.cache.clear()
+    }
+    packagesChanged()
+    return { repositories: made }
+  }
+
   async quickCreate(packageType: PackageType, upstream: string | undefined): Promise<QuickCreateResponse> {
     const created: string[] = []
     const existing: string[] = []

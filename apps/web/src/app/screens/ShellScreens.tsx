@@ -1,7 +1,9 @@
 import { useNavigate, useParams } from '@tanstack/react-router'
 import { ReverseProxyFormPage } from '../../features/adminConfig/ReverseProxyPages'
+import { QuickSetupForm } from '../../features/onboarding/QuickSetupForm'
 import { AdminMenuPage } from '../../features/shell/AdminMenuPage'
-import { QuickSetupPage } from '../../features/shell/Panels'
+import { useNavigationState } from '../../features/shell/navigationStore'
+import { QuickSetupPage, QuickSetupSteps } from '../../features/shell/Panels'
 import { TeaserPage } from '../../features/shell/TeaserPage'
 import { TEASERS } from '../../features/shell/teasers'
 import { useShellContext } from '../shellContext'
@@ -56,5 +58,10 @@ export function DemoAdminScreen() {
 }
 
 export function QuickSetupScreen() {
-  return <QuickSetupPage />
+  const nav = useNavigationState()
+  return (
+    <QuickSetupPage>
+      <QuickSetupForm initialType={nav.predefinedPackageType} nextSteps={<QuickSetupSteps />} />
+    </QuickSetupPage>
+  )
 }

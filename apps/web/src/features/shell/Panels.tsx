@@ -1,20 +1,20 @@
 import { Anchor, Code, Drawer, List, Stack, Text } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { setQuickSetup, setSetMeUp, useNavigationState } from './navigationStore'
 
-/** The quick-setup steps, as a panel (§4.3) or as the quick-deploy landing page (§2.6). */
-function QuickSetupSteps() {
-  const nav = useNavigationState()
+/** The steps after the repositories exist: a client pointed at them, the team invited. */
+export function QuickSetupSteps() {
   return (
     <Stack>
-      <Text size="sm">
-        Three steps to a working repository{nav.predefinedPackageType ? ` for ${nav.predefinedPackageType}` : ''}:
+      <Text size="sm" fw={500}>
+        Next steps
       </Text>
       <List type="ordered" spacing="sm">
         <List.Item>
           <Anchor component={Link} to="/admin/repositories/local/new" onClick={() => setQuickSetup(false)}>
-            Create a repository
+            Create a repository of your own
           </Anchor>
         </List.Item>
         <List.Item>
@@ -38,20 +38,28 @@ function QuickSetupSteps() {
   )
 }
 
-export function QuickSetupPanel() {
+/** Quick setup as a panel (§4.3); `children` is the form the app composes in. */
+export function QuickSetupPanel({ children }: { children?: ReactNode }) {
   const nav = useNavigationState()
   return (
     <Drawer opened={nav.quickSetupVisible} onClose={() => setQuickSetup(false)} position="right" title="Quick Setup" size="md">
-      <QuickSetupSteps />
+      <Stack gap="xl">
+        {children}
+        <QuickSetupSteps />
+      </Stack>
     </Drawer>
   )
 }
 
-export function QuickSetupPage() {
+/** Quick setup as the quick-deploy landing page (§2.6). */
+export function QuickSetupPage({ children }: { children?: ReactNode }) {
   return (
     <>
       <PageHeader title="Quick Setup" breadcrumbs={['Onboarding', 'Quick Setup']} />
-      <QuickSetupSteps />
+      <Stack gap="xl" maw={720}>
+        {children}
+        <QuickSetupSteps />
+      </Stack>
     </>
   )
 }
@@ -81,10 +89,11 @@ export function SetMeUpPanel({ baseUrl }: { baseUrl: string }) {
   )
 }
 
-export function Panels({ baseUrl }: { baseUrl: string }) {
+/** The shell's side panels; `quickSetup` is the quick-setup form the app composes in. */
+export function Panels({ baseUrl, quickSetup }: { baseUrl: string; quickSetup?: ReactNode }) {
   return (
     <>
-      <QuickSetupPanel />
+      <QuickSetupPanel>{quickSetup}</QuickSetupPanel>
       <SetMeUpPanel baseUrl={baseUrl} />
     </>
   )
