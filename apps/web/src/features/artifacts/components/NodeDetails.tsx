@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Button,
   CopyButton,
   Group,
@@ -19,6 +18,7 @@ import type { NodeInfo } from '@trove/contracts/artifacts'
 import { PACKAGE_TYPE_NAMES } from '@trove/contracts/repositoryConstants'
 import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../../lib/api'
+import { ArtifactBuildsTable } from '../../../ui/ArtifactBuildsTable'
 import {
   deleteProperty,
   type NodeAddress,
@@ -280,41 +280,5 @@ function Builds({ node }: { node: NodeAddress }) {
   const builds = useQuery(nodeBuildsQuery(node))
   if (builds.isPending) return <Loader size="sm" />
   if (builds.isError) return <Alert color="red">{errorText(builds.error)}</Alert>
-  const all = [
-    ...builds.data.producedBy.map((b) => ({ ...b, role: 'Produced by' })),
-    ...builds.data.usedBy.map((b) => ({ ...b, role: 'Used by' })),
-  ]
-  if (all.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        No build produced or used this file.
-      </Text>
-    )
-  }
-  return (
-    <Table aria-label="Builds" striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Build</Table.Th>
-          <Table.Th>Number</Table.Th>
-          <Table.Th>Module</Table.Th>
-          <Table.Th>Relation</Table.Th>
-          <Table.Th>Started</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {all.map((b) => (
-          <Table.Tr key={`${b.role}${b.name}${b.number}${b.moduleId}`}>
-            <Table.Td>
-              <Anchor href={`/ui/builds/${encodeURIComponent(b.name)}/${encodeURIComponent(b.number)}`}>{b.name}</Anchor>
-            </Table.Td>
-            <Table.Td>{b.number}</Table.Td>
-            <Table.Td>{b.moduleId}</Table.Td>
-            <Table.Td>{b.role}</Table.Td>
-            <Table.Td>{formatDate(b.started)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
+  return <ArtifactBuildsTable builds={builds.data} empty="No build produced or used this file." />
 }

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import type { ArtifactRef, PackageNode, VersionNode } from '@trove/contracts/packages'
 import { lazy, Suspense, useEffect, useState } from 'react'
+import { ArtifactBuildsTable } from '../../../ui/ArtifactBuildsTable'
 import {
   artifactBuildsQuery,
   dependenciesQuery,
@@ -196,35 +197,7 @@ function DependenciesSection({ versionId }: { versionId: string }) {
 function BuildsTab({ lead }: { lead: ArtifactRef }) {
   const builds = useQuery(artifactBuildsQuery(lead))
   if (builds.isPending) return <Loader size="sm" aria-label="Loading builds" />
-  const rows = [
-    ...(builds.data?.producedBy ?? []).map((b) => ({ ...b, relation: 'Produced by' })),
-    ...(builds.data?.usedBy ?? []).map((b) => ({ ...b, relation: 'Used by' })),
-  ]
-  if (rows.length === 0) return <Text c="dimmed">{Messages.noBuilds}</Text>
-  return (
-    <Table aria-label="Builds" striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Build</Table.Th>
-          <Table.Th>Number</Table.Th>
-          <Table.Th>Module</Table.Th>
-          <Table.Th>Started</Table.Th>
-          <Table.Th>Relation</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((b) => (
-          <Table.Tr key={`${b.relation}:${b.name}:${b.number}:${b.moduleId}`}>
-            <Table.Td>{b.ciUrl ? <Anchor href={b.ciUrl}>{b.name}</Anchor> : b.name}</Table.Td>
-            <Table.Td>{b.number}</Table.Td>
-            <Table.Td>{b.moduleId}</Table.Td>
-            <Table.Td>{new Date(b.started).toLocaleString()}</Table.Td>
-            <Table.Td>{b.relation}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  )
+  return <ArtifactBuildsTable builds={builds.data ?? { producedBy: [], usedBy: [] }} empty={Messages.noBuilds} />
 }
 
 function LocationTab({ version, versionId, type }: { version: VersionNode; versionId: string; type: string }) {
