@@ -28,6 +28,9 @@ test('an admin creates a user, a group and a permission; the user then can and c
   browser,
   page,
 }, info) => {
+  // A whole administration journey in two browsers: 22 s alone on a 2-core machine, more beside
+  // the other journeys (the 30 s default left too little room).
+  test.setTimeout(90_000)
   await signInAsAdmin(page)
 
   // A user
@@ -138,6 +141,8 @@ test('projects: a key must start with a lowercase letter; a project admin gets t
   browser,
   page,
 }, info) => {
+  // A project made and staffed, then used by its admin in a second browser: 28 s in a full run.
+  test.setTimeout(60_000)
   await signInAsAdmin(page)
   await page.goto('/ui/admin/projects/create')
   await page.getByRole('textbox', { name: 'Project name' }).fill('E2E Shop')

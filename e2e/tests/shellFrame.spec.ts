@@ -181,6 +181,8 @@ test('/template and /demo cancel navigation while the tested feature is off', as
 })
 
 test('admin configuration screens pass the accessibility check', async ({ page }) => {
+  // Four screens, each loaded and checked whole: 27 s in a full run on 2 cores.
+  test.setTimeout(60_000)
   for (const [path, heading] of [
     ['/ui/admin/configuration/general', 'General Settings'],
     ['/ui/admin/license_management/licenses', 'Licenses'],
@@ -214,6 +216,8 @@ test('a reverse proxy: new, saved, its nginx configuration shown to copy', async
 })
 
 test('the dark theme passes the accessibility check too, and the login page does', async ({ page, context }) => {
+  // Three screens and the login page, each checked whole: 30 s in a full run on 2 cores.
+  test.setTimeout(60_000)
   await page.getByRole('button', { name: 'User menu' }).click()
   await page.getByRole('menuitem', { name: 'Dark theme' }).click()
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
