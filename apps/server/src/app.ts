@@ -44,6 +44,7 @@ import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/ro
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
+import { onboardingRoutes } from './modules/onboarding/routes.js'
 import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
@@ -305,6 +306,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(quickSetupRoutes(fctx), { prefix: '/ui/api/v1/ui/onboarding' })
+  await app.register(onboardingRoutes(fctx), { prefix: '/ui/api/v1/ui' })
   for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
   await app.register(repositoryPathRoutes(fctx, formats))
   await app.register(packagesRoutes(fctx))

@@ -118,6 +118,7 @@ export const OnboardingInitStatus = z
     isOnboardingNeeded: z.boolean(),
     isFirstLogin: z.boolean(),
     isWizardClosed: z.boolean(),
+    userSeenGettingStarted: z.boolean(),
   })
   .meta({ id: 'OnboardingInitStatus' })
 export type OnboardingInitStatus = z.infer<typeof OnboardingInitStatus>

@@ -9,3 +9,21 @@ export const ENTERPRISE_PLUS_LICENSES: readonly LicenseTypeName[] = ['ENTERPRISE
 /** Logo upload limits. */
 export const LOGO_MAX_BYTES = 512 * 1024
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'image/gif', 'image/webp'] as const
+
+/** The onboarding questionnaire (shell §3, §4.6, §9): its steps, in order. */
+export const ONBOARDING_STEPS = ['init', 'purpose', 'details', 'features'] as const
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
+export const ONBOARDING_PURPOSES = ['Commercial', 'Personal'] as const
+export const ONBOARDING_ROLES = ['DevOps Engineer', 'Software Developer', 'DevSecOps Engineer', 'Other'] as const
+export const DESIRED_FEATURES = [
+  'Binary management',
+  'Team Administration',
+  'Single Sign On',
+  'Vulnerabilities Scanning',
+  'License Compliance Checks',
+  'CI/CD',
+  'Container Registry',
+  'Software Bill Of Materials (SBOM)',
+] as const
+/** Names a user types in the questionnaire: at most this long. */
+export const ONBOARDING_NAME_MAX = 100

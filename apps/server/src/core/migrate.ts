@@ -11,6 +11,7 @@ import * as m0020 from '../../migrations/0020_access_control.js'
 import * as m0030 from '../../migrations/0030_repositories.js'
 import * as m0050 from '../../migrations/0050_operations.js'
 import * as m0060 from '../../migrations/0060_shell.js'
+import * as m0061 from '../../migrations/0061_onboarding.js'
 import * as m0070 from '../../migrations/0070_packages.js'
 import * as m0071 from '../../migrations/0071_package_versions_name.js'
 import * as m0072 from '../../migrations/0072_checksums_later.js'
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0020_access_control': m0020,
   '0030_repositories': m0030,
   '0060_shell': m0060,
+  '0061_onboarding': m0061,
   '0070_packages': m0070,
   '0071_package_versions_name': m0071,
   '0072_checksums_later': m0072,

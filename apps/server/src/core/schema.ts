@@ -45,6 +45,8 @@ export interface Database {
   remote_cache: RemoteCacheTable
   // shell
   user_local_storage: UserLocalStorageTable
+  onboarding_steps: OnboardingStepsTable
+  user_custom_data: UserCustomDataTable
   reverse_proxies: ReverseProxiesTable
 }
 
@@ -430,6 +432,23 @@ export interface UserLocalStorageTable {
   user_id: number
   key: string
   value: string
+  updated_at: number
+}
+
+export interface OnboardingStepsTable {
+  user_id: number
+  step: string
+  /** JSON: the step's stepDataObject */
+  data: string
+  is_completed: number
+  is_valid: number
+  updated_at: number
+}
+
+export interface UserCustomDataTable {
+  user_id: number
+  /** JSON: the flattened questionnaire */
+  data: string
   updated_at: number
 }
 

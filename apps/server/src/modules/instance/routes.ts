@@ -21,6 +21,7 @@ import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
 import { formats } from '../../formats/index.js'
+import { hasOnlyDefaultRepos, SEEN_GETTING_STARTED_KEY, WIZARD_CLOSED_KEY } from '../onboarding/service.js'
 import { runningServices } from '../operations/nodes.js'
 import { getSetting } from '../settings/repo.js'
 import { listProxies } from './proxies.js'
@@ -29,7 +30,6 @@ import { BLOCKED_USAGES_SETTING, readAnonymousAccess, readEntitlements, readFeat
 /** Where the data-transfer quota banner's UPGRADE link leads. */
 export const PURCHASE_URL = 'https://trove.example.org/pricing'
 
-const ONBOARDING_WIZARD_CLOSED = 'onboarding.wizardClosed'
 /** Written by the single-sign-on area. */
 const SAML_SETTING = 'security.saml'
 
@@ -264,24 +264,25 @@ export const startupRoutes =
       },
       async (request) => {
         const principal = await caller(request)
-        const counts = await repoCounts()
-        const hasOnlyDefaultRepos = counts.local + counts.remote + counts.virtual + counts.federated === 0
-        const closed = await db
+        const onlyDefaults = await hasOnlyDefaultRepos(db)
+        const state = await db
           .selectFrom('user_local_storage')
-          .select('value')
+          .select(['key', 'value'])
           .where('user_id', '=', principal.userId)
-          .where('key', '=', ONBOARDING_WIZARD_CLOSED)
-          .executeTakeFirst()
+          .where('key', 'in', [WIZARD_CLOSED_KEY, SEEN_GETTING_STARTED_KEY])
+          .execute()
         const sessions = await db
           .selectFrom('sessions')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .where('user_id', '=', principal.userId)
           .executeTakeFirst()
-        const isWizardClosed = closed?.value === 'true'
+        const flag = (key: string) => state.some((r) => r.key === key && r.value === 'true')
+        const isWizardClosed = flag(WIZARD_CLOSED_KEY)
         return {
-          hasOnlyDefaultRepos,
-          isOnboardingNeeded: principal.admin && hasOnlyDefaultRepos && !isWizardClosed,
+          hasOnlyDefaultRepos: onlyDefaults,
+          isOnboardingNeeded: principal.admin && onlyDefaults && !isWizardClosed,
           isFirstLogin: Number(sessions?.n ?? 0) <= 1,
+          userSeenGettingStarted: flag(SEEN_GETTING_STARTED_KEY),
           isWizardClosed,
         }
       },

@@ -1,0 +1,175 @@
+/**
+ * Set-me-up (shell §4.3, packages §7 `ui/setMeUp`): the exact client configuration for one
+ * repository, for the console's panel and for the tests that run each real client with it. No zod:
+ * the console's panel stays light.
+ */
+import type { PackageTypeName, RepoClassName } from './repositoryConstants.js'
+
+/** What the snippets are written for. */
+export interface SetMeUpTarget {
+  /** Where clients reach Trove, without a trailing slash (`GET ui/setMeUp`'s baseUrl). */
+  baseUrl: string
+  repoKey: string
+  packageType: PackageTypeName
+  rclass: RepoClassName
+  /** The signed-in user's name. */
+  user: string
+  /** An access token to put in, or null for the placeholder. */
+  token: string | null
+}
+
+export interface SetMeUpSnippet {
+  id: string
+  title: string
+  /** Where the text goes: a file to write it into, or absent for commands to run in a shell. */
+  file?: string
+  /** The file's language, for highlighting: ini, xml, or shell for commands. */
+  language: 'ini' | 'xml' | 'shell'
+  text: string
+}
+
+/** Stands for the token until the user creates one. */
+export const TOKEN_PLACEHOLDER = '<TOKEN>'
+/** The parts of a command the user fills in: `<IMAGE>`, `<TAG>`, `<FILE>`, `<PATH>`, `<PACKAGE>`. */
+export const SNIPPET_PLACEHOLDERS = ['<IMAGE>', '<TAG>', '<FILE>', '<PATH>', '<PACKAGE>'] as const
+
+/** A token's lifetime when the panel creates one: 30 days. */
+export const SET_ME_UP_TOKEN_EXPIRES_IN = 30 * 24 * 60 * 60
+
+const canDeploy = (t: SetMeUpTarget) => t.rclass !== 'remote'
+const secret = (t: SetMeUpTarget) => t.token ?? TOKEN_PLACEHOLDER
+/** Single-quoted for a POSIX shell. */
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
+const xml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+
+function npm(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const registry = `${t.baseUrl}/api/npm/${t.repoKey}/`
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'npmrc',
+      title: 'Point npm at the repository',
+      file: '.npmrc',
+      language: 'ini',
+      text: `registry=${registry}\n${registry.replace(/^https?:/, '')}:_authToken=${secret(t)}\n`,
+    },
+    { id: 'npm-install', title: 'Install a package', language: 'shell', text: 'npm install <PACKAGE>\n' },
+  ]
+  if (canDeploy(t))
+    snippets.push({ id: 'npm-publish', title: 'Publish the package in this folder', language: 'shell', text: 'npm publish\n' })
+  return snippets
+}
+
+function pypi(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = new URL(`${t.baseUrl}/api/pypi/${t.repoKey}/simple`)
+  url.username = t.user
+  url.password = secret(t)
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'pip-conf',
+      title: 'Point pip at the repository',
+      file: 'pip.conf',
+      language: 'ini',
+      // URL's setters percent-encode what a user name or token may hold; the placeholder's <> too.
+      text: `[global]\nindex-url = ${url.href.replace(encodeURIComponent(TOKEN_PLACEHOLDER), TOKEN_PLACEHOLDER)}\n`,
+    },
+    { id: 'pip-install', title: 'Install a package', language: 'shell', text: 'pip install <PACKAGE>\n' },
+  ]
+  if (canDeploy(t))
+    snippets.push(
+      {
+        id: 'pypirc',
+        title: 'Let twine upload to the repository',
+        file: '.pypirc',
+        language: 'ini',
+        text: `[distutils]\nindex-servers = ${t.repoKey}\n\n[${t.repoKey}]\nrepository = ${t.baseUrl}/api/pypi/${t.repoKey}\nusername = ${t.user}\npassword = ${secret(t)}\n`,
+      },
+      {
+        id: 'twine-upload',
+        title: 'Upload what you built',
+        language: 'shell',
+        text: `twine upload --repository ${t.repoKey} dist/*\n`,
+      },
+    )
+  return snippets
+}
+
+function docker(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const host = new URL(t.baseUrl).host
+  const insecure = new URL(t.baseUrl).protocol === 'http:'
+  const image = `${host}/${t.repoKey}/<IMAGE>:<TAG>`
+  const login = (tool: string, flag = '') =>
+    `echo ${quote(secret(t))} | ${tool} login${flag} --username ${quote(t.user)} --password-stdin ${host}`
+  const lines = [login('docker')]
+  if (canDeploy(t)) lines.push(`docker tag <IMAGE>:<TAG> ${image}`, `docker push ${image}`)
+  lines.push(`docker pull ${image}`)
+  const tls = insecure ? ' --tls-verify=false' : ''
+  const skopeo = [login('skopeo', tls)]
+  if (canDeploy(t))
+    skopeo.push(`skopeo copy${insecure ? ' --dest-tls-verify=false' : ''} oci-archive:<IMAGE>.tar docker://${image}`)
+  skopeo.push(`skopeo copy${insecure ? ' --src-tls-verify=false' : ''} docker://${image} oci-archive:<IMAGE>-pulled.tar`)
+  const snippets: SetMeUpSnippet[] = [
+    { id: 'docker', title: 'Docker', language: 'shell', text: `${lines.join('\n')}\n` },
+    { id: 'skopeo', title: 'Skopeo (or Podman, with the same options)', language: 'shell', text: `${skopeo.join('\n')}\n` },
+  ]
+  if (insecure)
+    snippets[0] = {
+      ...(snippets[0] as SetMeUpSnippet),
+      text: `# Trove is reached over plain HTTP: list ${host} under "insecure-registries" in Docker's daemon.json first.\n${(snippets[0] as SetMeUpSnippet).text}`,
+    }
+  return snippets
+}
+
+function maven(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/artifactory/${t.repoKey}`
+  const server = `    <server>\n      <id>${xml(t.repoKey)}</id>\n      <username>${xml(t.user)}</username>\n      <password>${xml(secret(t))}</password>\n    </server>`
+  // A local repository is only deployed to; a remote or virtual one also resolves everything.
+  const mirror =
+    t.rclass === 'local'
+      ? ''
+      : `\n  <mirrors>\n    <mirror>\n      <id>${xml(t.repoKey)}</id>\n      <mirrorOf>*</mirrorOf>\n      <url>${xml(url)}</url>\n    </mirror>\n  </mirrors>`
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'settings-xml',
+      title: 'Maven settings',
+      file: 'settings.xml',
+      language: 'xml',
+      text: `<settings>\n  <servers>\n${server}\n  </servers>${mirror}\n</settings>\n`,
+    },
+  ]
+  if (canDeploy(t)) {
+    const repository = (tag: string) => `  <${tag}>\n    <id>${xml(t.repoKey)}</id>\n    <url>${xml(url)}</url>\n  </${tag}>`
+    snippets.push(
+      {
+        id: 'distribution-management',
+        title: "Deploy to the repository: in the project's pom.xml",
+        file: 'pom.xml',
+        language: 'xml',
+        text: `<distributionManagement>\n${repository('repository')}\n${repository('snapshotRepository')}\n</distributionManagement>\n`,
+      },
+      { id: 'mvn-deploy', title: 'Deploy', language: 'shell', text: 'mvn deploy\n' },
+    )
+  }
+  return snippets
+}
+
+function generic(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/artifactory/${t.repoKey}/<PATH>`
+  const user = quote(`${t.user}:${secret(t)}`)
+  const lines = canDeploy(t) ? [`curl --fail -u ${user} -T <FILE> "${url}"`] : []
+  lines.push(`curl --fail -u ${user} -o <FILE> "${url}"`)
+  return [
+    {
+      id: 'curl',
+      title: canDeploy(t) ? 'Upload and download with curl' : 'Download with curl',
+      language: 'shell',
+      text: `${lines.join('\n')}\n`,
+    },
+  ]
+}
+
+const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic }
+
+/** The snippets for a repository, in the order a user follows them. */
+export function setMeUpSnippets(target: SetMeUpTarget): SetMeUpSnippet[] {
+  return BY_TYPE[target.packageType]({ ...target, baseUrl: target.baseUrl.replace(/\/+$/, '') })
+}
