@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { setMeUpSnippets, TOKEN_PLACEHOLDER } from './setMeUp.js'
+
+const target = {
+  baseUrl: 'https://trove.example.com/',
+  repoKey: 'npm-remote',
+  packageType: 'npm',
+  rclass: 'remote',
+  user: 'ada',
+  token: null,
+} as const
+
+describe('set-me-up snippets', () => {
+  it('puts the placeholder where the token goes until there is one, and offers no publishing on a remote', () => {
+    const snippets = setMeUpSnippets(target)
+    expect(snippets.map((s) => s.id)).toEqual(['npmrc', 'npm-install'])
+    expect(snippets[0]?.text).toBe(
+      `registry=https://trove.example.com/api/npm/npm-remote/\n//trove.example.com/api/npm/npm-remote/:_authToken=${TOKEN_PLACEHOLDER}\n`,
+    )
+    const local = setMeUpSnippets({ ...target, repoKey: 'npm-local', rclass: 'local', token: 'tok' })
+    expect(local.map((s) => s.id)).toEqual(['npmrc', 'npm-install', 'npm-publish'])
+    expect(local[0]?.text).toContain(':_authToken=tok\n')
+  })
+
+  it('escapes what a user name or token may hold for the file it goes into', () => {
+    const pip = setMeUpSnippets({ ...target, packageType: 'pypi', user: 'ada@example.com', token: null })
+    expect(pip[0]?.text).toBe(
+      `[global]\nindex-url = https://ada%40example.com:${TOKEN_PLACEHOLDER}@trove.example.com/api/pypi/npm-remote/simple\n`,
+    )
+    const maven = setMeUpSnippets({ ...target, packageType: 'maven', user: 'a&b', token: 'x<y' })
+    expect(maven[0]?.text).toContain('<username>a&amp;b</username>\n      <password>x&lt;y</password>')
+    expect(maven[0]?.text).toContain('<mirrorOf>*</mirrorOf>')
+    const docker = setMeUpSnippets({ ...target, packageType: 'docker', user: "o'hara", token: 't' })
+    expect(docker[0]?.text).toContain(`echo 't' | docker login --username 'o'\\''hara' --password-stdin trove.example.com`)
+  })
+
+  it('tells Docker users about plain HTTP, and skopeo skips TLS verification there', () => {
+    const docker = setMeUpSnippets({ ...target, baseUrl: 'http://127.0.0.1:8082', packageType: 'docker', rclass: 'local' })
+    expect(docker[0]?.text.split('\n')[0]).toContain('insecure-registries')
+    expect(docker[1]?.text).toContain(
+      'skopeo copy --dest-tls-verify=false oci-archive:<IMAGE>.tar docker://127.0.0.1:8082/npm-remote/<IMAGE>:<TAG>',
+    )
+    const https = setMeUpSnippets({ ...target, packageType: 'docker', rclass: 'local' })
+    expect(https.map((s) => s.text).join('')).not.toContain('tls-verify')
+  })
+})
