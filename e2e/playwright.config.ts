@@ -18,9 +18,14 @@ export const ACCOUNTS_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_POR
 export const SSO_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 3}`
 /** A fourth for journeys that change the instance model (licence, read-only mode, quota, flags). */
 export const INSTANCE_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 4}`
+/** A sixth, brand new, for the first-run journey (onboarding); the others start past it. */
+export const ONBOARDING_URL = `http://127.0.0.1:${Number(process.env.TROVE_E2E_PORT) + 5}`
+/** The servers whose admin has closed the onboarding wizard before the journeys run. */
+export const ONBOARDED_URLS = [baseURL, SECURITY_URL, ACCOUNTS_URL, SSO_URL, INSTANCE_URL]
 
 export default defineConfig({
   testDir: 'tests',
+  globalSetup: './globalSetup.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -32,7 +37,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: [baseURL, SECURITY_URL, ACCOUNTS_URL, SSO_URL, INSTANCE_URL].map((url, i) => ({
+  webServer: [...ONBOARDED_URLS, ONBOARDING_URL].map((url, i) => ({
     command: 'node ../apps/server/dist/src/main.js',
     url: `${url}/api/system/ping`,
     reuseExistingServer: false,

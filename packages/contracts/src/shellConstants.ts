@@ -27,3 +27,8 @@ export const DESIRED_FEATURES = [
 ] as const
 /** Names a user types in the questionnaire: at most this long. */
 export const ONBOARDING_NAME_MAX = 100
+/** The keys of the per-user console state that hold the onboarding flags (shell §3). */
+export const ONBOARDING_STATE_KEYS = {
+  wizardClosed: 'onboarding.wizardClosed',
+  seenGettingStarted: 'onboarding.seenGettingStarted',
+} as const

@@ -7,7 +7,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { LOGO_URL } from '../features/adminConfig/api/generalConfig'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { useFooter } from '../features/auth/api/footer'
-import { localStorageQuery, saveLocalStorage, useEntitlements, useProjects, webServerQuery } from '../features/shell/api/startup'
+import { localStorageQuery, saveLocalStorage, useEntitlements, useProjects } from '../features/shell/api/startup'
 import {
   administrationMenuTarget,
   applicationMenuTarget,
@@ -34,6 +34,7 @@ import { SHORTCUTS } from '../features/shell/shortcuts'
 import { type FrameAction, HelpMenu, ProjectSelector, QuickActionMenu, UserMenu } from '../features/shell/TopBar'
 import { trackIdleness } from './idleTracker'
 import { useShellContext } from './shellContext'
+import { QUICK_SETUP_PAGE } from './shellGuards'
 import { TopSearch } from './TopSearch'
 
 // Dialogs and panels load when first opened.
@@ -41,8 +42,8 @@ const ShortcutsDialog = lazy(() => import('../features/shell/ShortcutsDialog').t
 const NavigationTour = lazy(() => import('../features/shell/NavigationTour').then((m) => ({ default: m.NavigationTour })))
 const Panels = lazy(() => import('../features/shell/Panels').then((m) => ({ default: m.Panels })))
 const QuickSetupForm = lazy(() => import('../features/onboarding/QuickSetupForm').then((m) => ({ default: m.QuickSetupForm })))
+const SetMeUp = lazy(() => import('../features/onboarding/SetMeUp').then((m) => ({ default: m.SetMeUp })))
 
-export const QUICK_SETUP_PATH = '/admin/onboarding/quick-setup'
 const MENU_KEYS = { application: 'menu.application', administration: 'menu.administration' } as const
 
 /** The application frame: top bar, the sidebars of §4.3, the quota banner, the screen. */
@@ -58,7 +59,6 @@ export function AppShell() {
   const footer = useFooter().data
   const projects = useProjects().data
   const storage = useQuery({ ...localStorageQuery(), enabled: !ctx.user.anonymous }).data
-  const webServer = useQuery({ ...webServerQuery(), enabled: nav.setMeUpVisible }).data
   const { toggleColorScheme } = useMantineColorScheme()
   const searchRef = useRef<HTMLInputElement>(null)
   const [dialog, setDialog] = useState<'shortcuts' | 'tour' | null>(null)
@@ -85,7 +85,7 @@ export function AppShell() {
 
   // Shell §4.2: entering the quick-setup page hides the quick-action bubble, leaving shows it.
   useEffect(() => {
-    updateNavigation({ quickActionBubble: pathname !== QUICK_SETUP_PATH })
+    updateNavigation({ quickActionBubble: pathname !== QUICK_SETUP_PAGE })
   }, [pathname])
 
   const active = selectSidebar(pathname, ctx)
@@ -108,7 +108,7 @@ export function AppShell() {
       case 'quickSetup':
       case 'quickRepo':
         // Shell §2.6: the quick-deploy landing page is a route of its own; otherwise a panel.
-        if (ctx.features.quickDeployLandingPage && pathname !== QUICK_SETUP_PATH) goTo(QUICK_SETUP_PATH)
+        if (ctx.features.quickDeployLandingPage && pathname !== QUICK_SETUP_PAGE) goTo(QUICK_SETUP_PAGE)
         else setQuickSetup(true, { singlePackage: action === 'quickRepo' })
         break
       case 'setMeUp':
@@ -225,8 +225,13 @@ export function AppShell() {
         {dialog === 'tour' && <NavigationTour opened onClose={() => setDialog(null)} />}
         {(nav.quickSetupVisible || nav.setMeUpVisible) && (
           <Panels
-            baseUrl={webServer?.baseUrl ?? window.location.origin}
             quickSetup={<QuickSetupForm initialType={nav.predefinedPackageType} onLeave={() => setQuickSetup(false)} />}
+            setMeUp={
+              <SetMeUp
+                user={ctx.user.name}
+                repoKey={nav.setMeUpConfig.target === 'repository' ? nav.setMeUpConfig.repoKey : null}
+              />
+            }
           />
         )}
       </Suspense>

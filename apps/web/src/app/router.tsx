@@ -308,6 +308,13 @@ const landing = async ({ context, location }: { context: RouterContext; location
     void loadChunk('app-shell', () => import('./AppShell')).catch(() => {})
     if (user.admin) void import('./screens/ShellScreens').catch(() => {})
     const path = resolvePostLoginPath(takePostLoginPath(), user)
+    // Shell §4.2: an admin arriving from sign-in may be sent to quick setup or the questionnaire.
+    if (user.admin && previousPath()?.startsWith('/login')) {
+      const rt = await import('./shellRuntime')
+      await rt.startApplication(context.queryClient)
+      const status = context.queryClient.getQueryData(rt.onboardingStatusQuery().queryKey)
+      await follow(rt.signInOnboardingGuard(rt.contextFromCache(context.queryClient), status, path), context.queryClient)
+    }
     if (path !== '/') throw redirect({ href: `/ui${path}`, replace: true })
   }
   const rt = await import('./shellRuntime')
@@ -334,11 +341,23 @@ const profileRoute = createRoute({
 const appScreens = [
   ['/authorization', 'authorization', 'Authorization'],
   ['/user/my-jfrog-redirect', 'my-account-redirect', 'Account portal'],
-  ['/get_started', 'get_started', 'Getting started'],
-  ['/tour_get_started', 'tour_get_started', 'Getting started'],
   ['/integrations', 'integrations', 'Integrations'],
 ].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
+)
+const onboardingScreens = (
+  [
+    ['/onboarding', 'onboarding', 'Welcome', 'OnboardingScreen'],
+    ['/get_started', 'get_started', 'Getting started', 'GettingStartedScreen'],
+    ['/tour_get_started', 'tour_get_started', 'Getting started', 'TourGettingStartedScreen'],
+  ] as const
+).map(([path, name, title, component]) =>
+  createRoute({
+    getParentRoute: () => appLayout,
+    path,
+    staticData: { name, title },
+    component: screen('onboarding', () => import('./screens/OnboardingScreens'), component),
+  }),
 )
 const shell = shellRoutes(appLayout)
 
@@ -359,6 +378,7 @@ const routeTree = rootRoute.addChildren([
     overviewRoute,
     profileRoute,
     ...appScreens,
+    ...onboardingScreens,
     ...packagesRoutes(appLayout),
     ...shell.appRoutes,
     // Every /admin/* screen attaches here, so the admin guard and menu apply to it.

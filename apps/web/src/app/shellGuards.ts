@@ -1,4 +1,5 @@
 import { Messages } from '@trove/contracts/messages'
+import type { OnboardingInitStatus } from '@trove/contracts/shell'
 import { ENTERPRISE_PLUS_LICENSES, SECURITY_LICENSES } from '@trove/contracts/shellConstants'
 import {
   ADMINISTRATION_MENU,
@@ -12,7 +13,7 @@ import {
   PROJECT_MENU,
   type ShellContext,
 } from '../features/shell/model'
-import type { GuardResult } from './guards'
+import { type GuardResult, onboardingRedirect, quickSetupRedirect } from './guards'
 
 // The guards that read the instance model and the menus (shell §4.1, §4.2). They live apart from
 // guards.ts so the sign-in page does not load the menus: the router imports them on first use.
@@ -90,4 +91,31 @@ export function securityTeaserGuard(c: ShellContext): GuardResult {
 /** Shell §2.5: the bundles tab to open when none is given. */
 export function releaseBundlesTab(c: ShellContext): 'source' | 'target' {
   return ENTERPRISE_PLUS_LICENSES.includes(c.license) && c.services.has('distribution') ? 'source' : 'target'
+}
+
+/** Where the questionnaire lives (shell §4.6), and the quick-setup page (shell §2.6). */
+export const ONBOARDING_PATH = '/onboarding'
+export const QUICK_SETUP_PAGE = '/admin/onboarding/quick-setup'
+
+/**
+ * Shell §4.2, arriving from sign-in: on a first login with quick deploy on, an admin goes to quick
+ * setup; an admin who still needs the new onboarding goes to the questionnaire (unless `target` is
+ * excluded); else on to `target`.
+ */
+export function signInOnboardingGuard(c: ShellContext, status: OnboardingInitStatus | undefined, target: string): GuardResult {
+  if (!status || !isAdmin(c)) return ALLOW
+  const quickDeployEnabled = c.features.quickDeployLandingPage === true
+  if (quickSetupRedirect({ isFirstLogin: status.isFirstLogin, quickDeployEnabled, fromLogin: true })) {
+    return { kind: 'redirect', to: QUICK_SETUP_PAGE }
+  }
+  const onboarding = onboardingRedirect({
+    admin: true,
+    onboardingNeeded: status.isOnboardingNeeded,
+    newOnboarding: c.features.newOnboarding === true,
+    fromLogin: true,
+    quickDeployEnabled,
+    platformGetStarted: c.features.platformGetStarted === true,
+    target,
+  })
+  return onboarding ? { kind: 'redirect', to: ONBOARDING_PATH } : ALLOW
 }

@@ -1,6 +1,6 @@
 // What the signed-in console needs at each navigation, loaded after sign-in (not by the login page).
 
-export { samlLogoutUrlQuery } from '../features/shell/api/startup'
+export { onboardingStatusQuery, samlLogoutUrlQuery } from '../features/shell/api/startup'
 export { contextFromCache } from './shellContext'
 export {
   adminPathGuard,
@@ -9,5 +9,6 @@ export {
   licenseGuard,
   releaseBundlesTab,
   securityTeaserGuard,
+  signInOnboardingGuard,
 } from './shellGuards'
 export { resetStartup, startApplication } from './startup'

@@ -7,7 +7,7 @@ import {
   STEP_DATA,
 } from '@trove/contracts/onboarding'
 import { SAMPLE_REPOSITORIES } from '@trove/contracts/repositoryConstants'
-import { ONBOARDING_STEPS, type OnboardingStep } from '@trove/contracts/shellConstants'
+import { ONBOARDING_STATE_KEYS, ONBOARDING_STEPS, type OnboardingStep } from '@trove/contracts/shellConstants'
 import type { Kysely } from 'kysely'
 import { badRequest } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
@@ -15,9 +15,9 @@ import type { Database } from '../../core/schema.js'
 type Db = Kysely<Database>
 
 /** The console state key that says a user closed the onboarding wizard (shell §3). */
-export const WIZARD_CLOSED_KEY = 'onboarding.wizardClosed'
+export const WIZARD_CLOSED_KEY = ONBOARDING_STATE_KEYS.wizardClosed
 /** The console state key that says a user has seen the getting-started screen (shell §3). */
-export const SEEN_GETTING_STARTED_KEY = 'onboarding.seenGettingStarted'
+export const SEEN_GETTING_STARTED_KEY = ONBOARDING_STATE_KEYS.seenGettingStarted
 
 const SAMPLE_KEYS = new Set(Object.values(SAMPLE_REPOSITORIES).flatMap((samples) => samples.map((s) => s.key)))
 

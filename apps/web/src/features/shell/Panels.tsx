@@ -1,4 +1,4 @@
-import { Anchor, Code, Drawer, List, Stack, Text } from '@mantine/core'
+import { Anchor, Drawer, List, Stack, Text } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
@@ -64,37 +64,22 @@ export function QuickSetupPage({ children }: { children?: ReactNode }) {
   )
 }
 
-/** The set-me-up panel (§4.3): how to point a package client at Trove. */
-export function SetMeUpPanel({ baseUrl }: { baseUrl: string }) {
+/** The set-me-up panel (§4.3); `children` is the set-me-up content the app composes in. */
+export function SetMeUpPanel({ children }: { children?: ReactNode }) {
   const nav = useNavigationState()
-  const repo = nav.setMeUpConfig.target === 'repository' ? nav.setMeUpConfig.repoKey : '<repository>'
   return (
-    <Drawer opened={nav.setMeUpVisible} onClose={() => setSetMeUp(false)} position="right" title="Set Me Up" size="lg">
-      <Stack>
-        <Text size="sm">Point your package clients at this Trove:</Text>
-        <Text fw={600} size="sm">
-          npm
-        </Text>
-        <Code block>{`npm config set registry ${baseUrl}/api/npm/${repo}/`}</Code>
-        <Text fw={600} size="sm">
-          pip
-        </Text>
-        <Code block>{`pip config set global.index-url ${baseUrl}/api/pypi/${repo}/simple`}</Code>
-        <Text fw={600} size="sm">
-          Docker
-        </Text>
-        <Code block>{`docker login ${new URL(baseUrl).host}`}</Code>
-      </Stack>
+    <Drawer opened={nav.setMeUpVisible} onClose={() => setSetMeUp(false)} position="right" title="Set Me Up" size="xl">
+      {children}
     </Drawer>
   )
 }
 
-/** The shell's side panels; `quickSetup` is the quick-setup form the app composes in. */
-export function Panels({ baseUrl, quickSetup }: { baseUrl: string; quickSetup?: ReactNode }) {
+/** The shell's side panels; the app composes in the quick-setup form and the set-me-up content. */
+export function Panels({ quickSetup, setMeUp }: { quickSetup?: ReactNode; setMeUp?: ReactNode }) {
   return (
     <>
       <QuickSetupPanel>{quickSetup}</QuickSetupPanel>
-      <SetMeUpPanel baseUrl={baseUrl} />
+      <SetMeUpPanel>{setMeUp}</SetMeUpPanel>
     </>
   )
 }
