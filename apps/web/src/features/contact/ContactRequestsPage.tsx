@@ -56,7 +56,7 @@ function Delivery({ request }: { request: ContactRequestView }) {
   const status = STATUS[request.delivery.status]
   return (
     <>
-      <Badge color={status.color} variant="light">
+      <Badge color={status.color} variant="dot" style={{ overflow: 'visible' }}>
         {status.label}
       </Badge>
       {request.delivery.recipient && (
@@ -65,7 +65,7 @@ function Delivery({ request }: { request: ContactRequestView }) {
         </Text>
       )}
       {request.delivery.error && (
-        <Text size="xs" c="red">
+        <Text size="xs" c="red.9">
           {request.delivery.error}
         </Text>
       )}
