@@ -199,3 +199,50 @@ test('a cloud trial admin lands on getting started; in the tour a user lands on 
     })
   }
 })
+
+test('a cloud trial admin sends the contact-us form from the help menu; the request is listed for admins', async ({
+  page,
+  request,
+}) => {
+  const headers = await asAdmin(request)
+  const license = { type: 'TRIAL', licensedTo: 'Trial Corp', validThrough: null }
+  expect((await request.put('/ui/api/v1/ui/admin/license', { headers, data: license })).ok()).toBe(true)
+  expect((await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { deployment: 'cloud' } })).ok()).toBe(true)
+  try {
+    await signIn(page, 'admin', ADMIN_PASSWORD)
+    await expect(page).toHaveURL(/\/ui\/get_started$/)
+    await page.getByRole('button', { name: 'Help menu' }).click()
+    await page.getByRole('menuitem', { name: 'Contact Us' }).click()
+    await expect(page).toHaveURL(/contactUsContext=contact(\+|%20)us/)
+    const dialog = page.getByRole('dialog', { name: 'Contact Us' })
+    await expect(dialog.getByRole('button', { name: 'Send' })).toBeDisabled()
+    await dialog.getByRole('textbox', { name: /First name/ }).fill('Ada')
+    await dialog.getByRole('textbox', { name: /Last name/ }).fill('Lovelace')
+    await dialog.getByRole('textbox', { name: /Country/ }).fill('United Kingdom')
+    await dialog.getByRole('textbox', { name: /E-mail/ }).fill('ada@example')
+    await dialog.getByRole('textbox', { name: /E-mail/ }).press('Tab')
+    await expect(dialog.getByText('Enter a valid e-mail address')).toBeVisible()
+    await dialog.getByRole('radio', { name: 'Contact sales' }).check()
+    await expect(dialog.getByRole('button', { name: 'Send' })).toBeDisabled()
+    await dialog.getByRole('textbox', { name: /E-mail/ }).fill('ada@example.com')
+    await dialog.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByText('Thank you for your request')).toBeVisible()
+    await expect(page.getByText('We will be in touch via email soon')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
+    await expect(page).toHaveURL(/\/ui\/get_started$/)
+
+    // No mail server on this instance: the request is kept, and the admin sees why it was not mailed.
+    await page.goto('/ui/admin/configuration/contact_requests')
+    const newest = page.getByRole('table', { name: 'Contact requests' }).getByRole('row').nth(1)
+    await expect(newest).toContainText('Ada Lovelace, United Kingdom')
+    await expect(newest).toContainText('Contact sales')
+    await expect(newest).toContainText('Not sent')
+    await expectAccessible(page)
+  } finally {
+    await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { deployment: 'onprem' } })
+    await request.put('/ui/api/v1/ui/admin/license', {
+      headers,
+      data: { type: 'ENTERPRISE_PLUS', licensedTo: 'Acme Corp', validThrough: null },
+    })
+  }
+})

@@ -42,6 +42,9 @@ export const Messages = {
   contactSuccessBody: 'We will be in touch via email soon',
   contactFailureTitle: 'There was an issue with your request',
   contactFailureBody: 'Please try to submit your request again',
+  // Contact us: Trove's own texts where the spec is silent
+  invalidEmail: 'Enter a valid e-mail address',
+  commentTooLong: 'A comment can have at most {max} characters',
 
   // Micro-frontends and chunks
   microfrontendResolveFailed: 'Error: failed resolving microfrontend {path}',

@@ -48,6 +48,29 @@ export interface Database {
   onboarding_steps: OnboardingStepsTable
   user_custom_data: UserCustomDataTable
   reverse_proxies: ReverseProxiesTable
+  // contact us
+  contact_requests: ContactRequestsTable
+}
+
+/** A contact-us request (shell §3), kept whether or not its mail went out. */
+export interface ContactRequestsTable {
+  id: Generated<number>
+  created_at: number
+  /** The signed-in user who sent it. */
+  user_name: string | null
+  first_name: string
+  last_name: string
+  country: string
+  email: string
+  help_option: string
+  comment: string | null
+  marketo_data_key: string | null
+  context: string | null
+  /** pending, sent, failed or unsent (ContactDeliveryStatus) */
+  delivery_status: string
+  delivery_recipient: string | null
+  delivery_error: string | null
+  delivered_at: number | null
 }
 
 // ---- access control: groups, permission targets, roles, projects, audit ----

@@ -12,6 +12,7 @@ import {
   administrationMenuTarget,
   applicationMenuTarget,
   availableSidebars,
+  contactUsContextFor,
   helpMenu,
   isAdmin,
   menuForVisit,
@@ -41,6 +42,7 @@ import { TopSearch } from './TopSearch'
 const ShortcutsDialog = lazy(() => import('../features/shell/ShortcutsDialog').then((m) => ({ default: m.ShortcutsDialog })))
 const NavigationTour = lazy(() => import('../features/shell/NavigationTour').then((m) => ({ default: m.NavigationTour })))
 const Panels = lazy(() => import('../features/shell/Panels').then((m) => ({ default: m.Panels })))
+const ContactUs = lazy(() => import('../features/contact/ContactUs').then((m) => ({ default: m.ContactUs })))
 const QuickSetupForm = lazy(() => import('../features/onboarding/QuickSetupForm').then((m) => ({ default: m.QuickSetupForm })))
 const SetMeUp = lazy(() => import('../features/onboarding/SetMeUp').then((m) => ({ default: m.SetMeUp })))
 
@@ -53,6 +55,7 @@ export function AppShell() {
   const nav = useNavigationState()
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   const href = useRouterState({ select: (s) => s.location.href })
+  const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> })
   const queryClient = useQueryClient()
   const router = useRouter()
   const navigate = useNavigate()
@@ -139,6 +142,8 @@ export function AppShell() {
     ]),
   )
 
+  // Shell §2.7: after each navigation, a known contactUsContext opens the contact-us dialog.
+  const contactContext = contactUsContextFor(search, ctx)
   const actions = quickActions(ctx)
   const userItems = actions.filter((a) => a.id === 'edit-profile' || a.id === 'logout')
   const menuActions = actions.filter((a) => a.id !== 'edit-profile' && a.id !== 'logout')
@@ -223,6 +228,7 @@ export function AppShell() {
       <Suspense fallback={null}>
         {dialog === 'shortcuts' && <ShortcutsDialog opened onClose={() => setDialog(null)} />}
         {dialog === 'tour' && <NavigationTour opened onClose={() => setDialog(null)} />}
+        {contactContext && <ContactUs key={contactContext} context={contactContext} />}
         {(nav.quickSetupVisible || nav.setMeUpVisible) && (
           <Panels
             quickSetup={<QuickSetupForm initialType={nav.predefinedPackageType} onLeave={() => setQuickSetup(false)} />}

@@ -3,6 +3,7 @@ import { Messages } from '@trove/contracts/messages'
 import type { Entitlements } from '@trove/contracts/shell'
 import { describe, expect, it } from 'vitest'
 import { shellContext } from '../features/shell/model'
+import { DEMO_ADMIN_TEASERS } from '../features/shell/teasers'
 import {
   afterPassword,
   cliGuard,
@@ -145,11 +146,32 @@ describe('adminPathGuard', () => {
     const plainUser = ctx(alice, {}, { canAdminProjects: false, selectedProject: null })
     expect(adminPathGuard('/admin/projects/list', plainUser)).toMatchObject({ notice: Messages.notAuthorized })
   })
-  it('shows a non-admin in the tour environment the demo teaser', () => {
-    expect(adminPathGuard('/admin/management/users', ctx(alice, { flavour: 'tour' }))).toEqual({
+  it('shows a non-admin in the tour environment the demo teaser of every demo admin path', () => {
+    const tour = ctx(alice, { flavour: 'tour' })
+    for (const path of Object.keys(DEMO_ADMIN_TEASERS)) {
+      const result = adminPathGuard(`/admin/${path}`, tour)
+      expect(result).toEqual({ kind: 'redirect', to: `/demo/admin/${path}` })
+      // …where the teaser shows.
+      expect(demoAdminGuard(path)).toEqual({ kind: 'allow' })
+    }
+    expect(adminPathGuard('/admin/projects/list/', tour)).toEqual({ kind: 'redirect', to: '/demo/admin/projects/list' })
+    // /admin opens the default admin page, so its demo is that page's.
+    expect(adminPathGuard('/admin', tour)).toEqual({ kind: 'redirect', to: '/demo/admin/management/users' })
+    // An admin path without a teaser goes to its demo version too, which then sends to /packages.
+    expect(adminPathGuard('/admin/monitoring/system_logs', tour)).toEqual({
       kind: 'redirect',
-      to: '/demo/admin/management/users',
+      to: '/demo/admin/monitoring/system_logs',
     })
+    expect(demoAdminGuard('monitoring/system_logs')).toEqual({ kind: 'redirect', to: '/packages' })
+  })
+  it('lets a tour admin into the real admin pages, and an anonymous tour visitor nowhere', () => {
+    expect(adminPathGuard('/admin/management/users', ctx(admin, { flavour: 'tour' }))).toEqual({ kind: 'allow' })
+    expect(adminPathGuard('/admin/management/users', ctx(anonymous, { flavour: 'tour', anonymousAccess: true }))).toMatchObject({
+      notice: Messages.notAuthorized,
+    })
+  })
+  it('gives no demo outside the tour environment', () => {
+    expect(adminPathGuard('/admin/management/users', ctx(alice))).toMatchObject({ notice: Messages.notAuthorized })
   })
   it('ignores paths outside /admin', () => {
     expect(adminPathGuard('/packages', ctx(alice))).toEqual({ kind: 'allow' })
@@ -158,9 +180,11 @@ describe('adminPathGuard', () => {
 })
 
 describe('teasers and redirects', () => {
-  it('demo admin paths: known ones show, others go to /packages', () => {
-    expect(demoAdminGuard('projects/list')).toEqual({ kind: 'allow' })
+  it('demo admin paths: every one in the table shows, others go to /packages', () => {
+    for (const path of Object.keys(DEMO_ADMIN_TEASERS)) expect(demoAdminGuard(path)).toEqual({ kind: 'allow' })
     expect(demoAdminGuard('nothing/here')).toEqual({ kind: 'redirect', to: '/packages' })
+    expect(demoAdminGuard('')).toEqual({ kind: 'redirect', to: '/packages' })
+    expect(demoAdminGuard('pipelines')).toEqual({ kind: 'redirect', to: '/packages' })
   })
   it('the security teaser gives way to the policies only with the scanner and a licence', () => {
     const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }

@@ -36,6 +36,7 @@ import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
+import { contactRoutes } from './routes/contact'
 import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
@@ -388,6 +389,7 @@ const routeTree = rootRoute.addChildren([
       ...ssoRoutes(shell.adminRoute),
       ...accessRoutes(shell.adminRoute),
       ...repositoryRoutes(shell.adminRoute),
+      ...contactRoutes(shell.adminRoute),
     ]),
   ]),
 ])

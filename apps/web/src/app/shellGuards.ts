@@ -13,6 +13,7 @@ import {
   PROJECT_MENU,
   type ShellContext,
 } from '../features/shell/model'
+import { DEMO_ADMIN_PREFIX, demoAdminTeaser } from '../features/shell/teasers'
 import { type GuardResult, onboardingRedirect, quickSetupRedirect } from './guards'
 
 // The guards that read the instance model and the menus (shell §4.1, §4.2). They live apart from
@@ -35,18 +36,6 @@ export function licenseGuard(path: string, c: ShellContext): GuardResult {
   return { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
 }
 
-/** Shell §2.3: the admin paths that have a demo teaser. */
-export const DEMO_ADMIN_PATHS: Record<string, string> = {
-  'projects/list': 'Projects',
-  'configuration/security/ldap': 'LDAP',
-  environments: 'Environments',
-  'management/users': 'Users Management',
-  'configuration/security/general': 'General Security',
-  'configuration/general': 'General Configuration',
-  'monitoring/service-status': 'Platform Monitoring',
-}
-export const DEMO_ADMIN_PREFIX = '/demo/admin'
-
 /** Shell §4.2: an unauthorized route falls back to the computed landing with the notice. */
 export function notAuthorized(c: ShellContext): GuardResult {
   return { kind: 'redirect', to: landingPath(c), notice: Messages.notAuthorized }
@@ -59,8 +48,9 @@ export function notAuthorized(c: ShellContext): GuardResult {
  */
 export function adminPathGuard(path: string, c: ShellContext): GuardResult {
   if (!isAdminPath(path)) return ALLOW
-  const rest = path.replace(/^\/admin\/?/, '')
   if (!isAdmin(c)) {
+    // /admin itself opens the default admin page (§2.2), so its demo is that page's.
+    const rest = path.replace(/^\/admin\/?/, '').replace(/\/+$/, '') || PATHS.adminDefault.replace(/^\/admin\//, '')
     if (isTour(c) && !c.user.anonymous) return { kind: 'redirect', to: `${DEMO_ADMIN_PREFIX}/${rest}` }
     if (c.canAdminProjects) {
       // With a project selected, the project-settings menu; in the all-projects context, the
@@ -76,9 +66,9 @@ export function adminPathGuard(path: string, c: ShellContext): GuardResult {
   return ALLOW
 }
 
-/** Shell §2.3: an unknown demo admin path redirects to /packages. */
+/** Shell §2.3: a demo admin path without a teaser (features/shell/teasers.ts) redirects to /packages. */
 export function demoAdminGuard(requiredAdminPath: string): GuardResult {
-  return requiredAdminPath in DEMO_ADMIN_PATHS ? ALLOW : { kind: 'redirect', to: '/packages' }
+  return demoAdminTeaser(requiredAdminPath) ? ALLOW : { kind: 'redirect', to: PATHS.packages }
 }
 
 /** Shell §4.2: the security-and-compliance teaser gives way to the policies when the scanner and a licence allow. */

@@ -30,6 +30,8 @@ export interface Mail {
   to: string
   subject: string
   text: string
+  /** Where a reply goes, when not to the sender. */
+  replyTo?: string
 }
 
 /** Sends one mail through the configured server; throws when there is none or it refuses. */
@@ -46,7 +48,7 @@ export async function sendMail(db: Kysely<Database>, box: SecretBox, mail: Mail)
     connectionTimeout: 10_000,
   })
   try {
-    await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text })
+    await transport.sendMail({ from: settings.from, to: mail.to, replyTo: mail.replyTo, subject: mail.subject, text: mail.text })
   } finally {
     transport.close()
   }

@@ -5,7 +5,7 @@ import { AdminMenuPage } from '../../features/shell/AdminMenuPage'
 import { useNavigationState } from '../../features/shell/navigationStore'
 import { QuickSetupPage, QuickSetupSteps } from '../../features/shell/Panels'
 import { TeaserPage } from '../../features/shell/TeaserPage'
-import { TEASERS } from '../../features/shell/teasers'
+import { demoAdminTeaser, MODULE_TEASERS } from '../../features/shell/teasers'
 import { useShellContext } from '../shellContext'
 
 export { GeneralConfigPage as GeneralConfigScreen } from '../../features/adminConfig/GeneralConfigPage'
@@ -41,20 +41,16 @@ export function EditReverseProxyScreen() {
   )
 }
 
-/** A teaser chosen by the route's static data (teaser key). */
-function TeaserScreen({ teaser }: { teaser: string }) {
-  const data = TEASERS[teaser]
-  return data ? <TeaserPage teaser={data} /> : null
-}
-export const PipelinesTeaserScreen = () => <TeaserScreen teaser="pipelines" />
-export const SecurityTeaserScreen = () => <TeaserScreen teaser="securityCompliance" />
-export const TopologyTeaserScreen = () => <TeaserScreen teaser="topology" />
-export const ReleaseBundlesTeaserScreen = () => <TeaserScreen teaser="releaseBundles" />
+export const PipelinesTeaserScreen = () => <TeaserPage teaser={MODULE_TEASERS.pipelines} />
+export const SecurityTeaserScreen = () => <TeaserPage teaser={MODULE_TEASERS.securityCompliance} />
+export const TopologyTeaserScreen = () => <TeaserPage teaser={MODULE_TEASERS.topology} />
+export const ReleaseBundlesTeaserScreen = () => <TeaserPage teaser={MODULE_TEASERS.releaseBundles} />
 
-/** /demo/admin/:requiredAdminPath: the teaser of that admin module (§2.3). */
+/** /demo/admin/:requiredAdminPath: the teaser of that admin module (§2.3); the guard sent unknown paths away. */
 export function DemoAdminScreen() {
   const { _splat } = useParams({ from: '/_app/demo/admin/$' })
-  return <TeaserScreen teaser={_splat ?? ''} />
+  const teaser = demoAdminTeaser(_splat ?? '')
+  return teaser ? <TeaserPage teaser={teaser} /> : null
 }
 
 export function QuickSetupScreen() {

@@ -1,6 +1,6 @@
 import { Anchor, Button, Card, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { PageHeader } from '../../ui/PageHeader'
-import type { Teaser } from './teasers'
+import { FREE_TRIAL_URL, type Teaser } from './teasers'
 
 /** A teaser (§2.3, §2.5): what a module does, with a Learn more link and an invitation to try it. */
 export function TeaserPage({ teaser }: { teaser: Teaser }) {
@@ -40,7 +40,7 @@ export function TeaserPage({ teaser }: { teaser: Teaser }) {
           <Text fw={600} mb="xs">
             Start a free trial to try {teaser.label}.
           </Text>
-          <Button component="a" href="https://trove.example.org/trial" target="_blank" rel="noopener noreferrer">
+          <Button component="a" href={FREE_TRIAL_URL} target="_blank" rel="noopener noreferrer">
             Start a free trial
           </Button>
         </Paper>

@@ -6,6 +6,7 @@ import {
   administrationMenuTarget,
   applicationMenuTarget,
   availableSidebars,
+  contactUsContextFor,
   helpMenu,
   landingPath,
   matchesQuery,
@@ -133,6 +134,19 @@ describe('help menu (§6)', () => {
     expect(ids(helpMenu(c(admin, { cloudTrial: true, deployment: 'cloud' })))).toContain('contact')
     expect(ids(helpMenu(c(user, { cloudTrial: true, deployment: 'cloud' })))).not.toContain('contact')
     expect(ids(helpMenu(c(admin)))).not.toContain('contact')
+  })
+})
+
+describe('contact-us dialog (§2.7)', () => {
+  const trial = c(admin, { cloudTrial: true, deployment: 'cloud' })
+  it('opens with a known context on a cloud trial or in the tour environment', () => {
+    expect(contactUsContextFor({ contactUsContext: 'contact us' }, trial)).toBe('contact us')
+    expect(contactUsContextFor({ contactUsContext: 'trial extension' }, c(user, { flavour: 'tour' }))).toBe('trial extension')
+  })
+  it('stays closed for an unknown context, without one, or on any other instance', () => {
+    expect(contactUsContextFor({ contactUsContext: 'free lunch' }, trial)).toBeNull()
+    expect(contactUsContextFor({}, trial)).toBeNull()
+    expect(contactUsContextFor({ contactUsContext: 'contact us' }, c(admin))).toBeNull()
   })
 })
 

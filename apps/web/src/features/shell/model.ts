@@ -1,4 +1,5 @@
 import type { UserData } from '@trove/contracts/auth'
+import { type ContactContext, isContactContext } from '@trove/contracts/contactConstants'
 import type { Deployment, Entitlements, Features, Flavour, LicenseType } from '@trove/contracts/shell'
 
 /** Shell §1: the user kinds that decide the landing tab. */
@@ -146,6 +147,9 @@ export const APPLICATION_MENU: MenuGroup[] = [
   },
 ]
 
+/** Admin → Platform Configurations → Contact Requests: what the contact-us dialog sent. */
+export const CONTACT_REQUESTS_PATH = '/admin/configuration/contact_requests'
+
 /** The Administration sidebar (platform configuration), also the admin card menu. */
 export const ADMINISTRATION_MENU: MenuGroup[] = [
   {
@@ -233,6 +237,12 @@ export const ADMINISTRATION_MENU: MenuGroup[] = [
         hidden: (c) => c.deployment === 'cloud',
       },
       { id: 'integrations', label: 'Integrations', path: '/admin/configuration/integrations' },
+      {
+        id: 'contact-requests',
+        label: 'Contact Requests',
+        path: CONTACT_REQUESTS_PATH,
+        keywords: 'contact us demo sales support trial mail',
+      },
     ],
   },
   {
@@ -420,6 +430,15 @@ export function helpMenu(c: ShellContext): ActionItem[] {
   items.push({ id: 'tour', label: 'Navigation Tour', action: 'tour' })
   items.push({ id: 'shortcuts', label: 'Keyboard Shortcuts', action: 'shortcuts' })
   return items
+}
+
+/**
+ * Shell §2.7: the context the contact-us dialog opens with: on a cloud trial or in the tour
+ * environment, when the query's `contactUsContext` is a known context (§9); otherwise none.
+ */
+export function contactUsContextFor(search: Record<string, unknown>, c: ShellContext): ContactContext | null {
+  if (!c.cloudTrial && !isTour(c)) return null
+  return isContactContext(search.contactUsContext) ? search.contactUsContext : null
 }
 
 /** Shell §6: the quick-action menu, with its visibility rules. */

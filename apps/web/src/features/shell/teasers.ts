@@ -1,15 +1,28 @@
-/** Teaser module data (shell §3): a label, a description, a learn-more URL, and bullets or cards. */
-export interface Teaser {
+export interface TeaserBullets {
+  header: string
+  content: string[]
+}
+export interface TeaserCard {
   label: string
   description: string
-  learnMoreUrl: string
-  bullets?: { header: string; content: string[] }[]
-  cards?: { label: string; description: string }[]
 }
+
+/** Teaser module data (shell §3): a label, a description, a learn-more URL, and either bullets or cards. */
+export type Teaser = { label: string; description: string; learnMoreUrl: string } & (
+  | { bullets: TeaserBullets[]; cards?: never }
+  | { cards: TeaserCard[]; bullets?: never }
+)
 
 const LEARN = 'https://trove.example.org/docs'
 
-export const TEASERS: Record<string, Teaser> = {
+/** Every teaser's invitation (shell §2.3) leads here. */
+export const FREE_TRIAL_URL = 'https://trove.example.org/trial'
+
+/** Shell §9: the demo admin prefix. */
+export const DEMO_ADMIN_PREFIX = '/demo/admin'
+
+/** Teasers of modules this instance does not run (shell §2.2, §2.5): their own routes show them. */
+export const MODULE_TEASERS = {
   pipelines: {
     label: 'Pipelines',
     description: 'Automate builds, tests and releases next to the artifacts they produce.',
@@ -51,6 +64,14 @@ export const TEASERS: Record<string, Teaser> = {
       { label: 'Target', description: 'Bundles received from other sites.' },
     ],
   },
+} satisfies Record<string, Teaser>
+
+/**
+ * Shell §2.3: the admin modules with a demo teaser at /demo/admin/<path>, keyed by their admin
+ * path: projects list, LDAP security, environments, users management, general security, general
+ * configuration, platform monitoring. The demo route and its guard read this table only.
+ */
+export const DEMO_ADMIN_TEASERS: Readonly<Record<string, Teaser>> = {
   'projects/list': {
     label: 'Projects',
     description: 'Group repositories, members and roles by team.',
@@ -101,4 +122,10 @@ export const TEASERS: Record<string, Teaser> = {
     learnMoreUrl: `${LEARN}/monitoring`,
     bullets: [{ header: 'Monitor', content: ['Service status', 'System logs', 'Storage'] }],
   },
+}
+
+/** The demo teaser of an admin path (`projects/list`, with or without slashes around it), if it has one. */
+export function demoAdminTeaser(requiredAdminPath: string): Teaser | undefined {
+  const key = requiredAdminPath.replace(/^\/+|\/+$/g, '')
+  return Object.hasOwn(DEMO_ADMIN_TEASERS, key) ? DEMO_ADMIN_TEASERS[key] : undefined
 }
