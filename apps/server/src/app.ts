@@ -41,6 +41,7 @@ import { CallerCache, principalResolver } from './modules/auth/principal.js'
 import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
+import { accountPortalRoutes } from './modules/instance/accountPortal.js'
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
@@ -325,6 +326,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : undefined
   await app.register(startupRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(instanceAdminRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(accountPortalRoutes(ctx), { prefix: '/ui/api/v1/ui' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
