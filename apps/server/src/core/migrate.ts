@@ -16,6 +16,7 @@ import * as m0071 from '../../migrations/0071_package_versions_name.js'
 import * as m0072 from '../../migrations/0072_checksums_later.js'
 import * as m0076 from '../../migrations/0076_builds_console.js'
 import * as m0080 from '../../migrations/0080_artifact_tree.js'
+import * as m0090 from '../../migrations/0090_node_peers.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0072_checksums_later': m0072,
   '0076_builds_console': m0076,
   '0080_artifact_tree': m0080,
+  '0090_node_peers': m0090,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */
