@@ -118,9 +118,11 @@ describe('licenseGuard', () => {
 describe('adminPathGuard', () => {
   it('lets an admin open admin pages but blocks disabled or hidden items', () => {
     expect(adminPathGuard('/admin/configuration/general', ctx(admin))).toEqual({ kind: 'allow' })
-    // LDAP needs a Pro licence; the peers page needs distribution.
+    // LDAP needs a Pro licence; the policies need the security scanner.
     expect(adminPathGuard('/admin/configuration/security/ldap', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
-    expect(adminPathGuard('/admin/monitoring/pdn', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/security_policies', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    // Peers shows the cluster's nodes, which every instance has.
+    expect(adminPathGuard('/admin/monitoring/pdn', ctx(admin))).toEqual({ kind: 'allow' })
     expect(adminPathGuard('/admin/license_management/licenses', ctx(admin, { deployment: 'cloud' }))).toMatchObject({
       notice: Messages.notAuthorized,
     })

@@ -331,9 +331,24 @@ const profileRoute = createRoute({
   component: screen('user-profile', () => import('./screens/ProfileScreen'), 'ProfileScreen'),
 })
 
+const authorizationRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/authorization',
+  staticData: { name: 'authorization', title: 'Authorization' },
+  component: screen('authorization', () => import('../features/authorization/AuthorizationPage'), 'AuthorizationPage'),
+})
+const accountPortalRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/user/my-jfrog-redirect',
+  staticData: { name: 'my-account-redirect', title: 'Account portal' },
+  component: screen(
+    'account-portal',
+    () => import('../features/accountPortal/AccountPortalRedirectPage'),
+    'AccountPortalRedirectPage',
+  ),
+})
+
 const appScreens = [
-  ['/authorization', 'authorization', 'Authorization'],
-  ['/user/my-jfrog-redirect', 'my-account-redirect', 'Account portal'],
   ['/get_started', 'get_started', 'Getting started'],
   ['/tour_get_started', 'tour_get_started', 'Getting started'],
   ['/integrations', 'integrations', 'Integrations'],
@@ -358,6 +373,8 @@ const routeTree = rootRoute.addChildren([
   appLayout.addChildren([
     overviewRoute,
     profileRoute,
+    authorizationRoute,
+    accountPortalRoute,
     ...appScreens,
     ...packagesRoutes(appLayout),
     ...shell.appRoutes,
