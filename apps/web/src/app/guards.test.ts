@@ -6,6 +6,7 @@ import { shellContext } from '../features/shell/model'
 import {
   afterPassword,
   cliGuard,
+  cliRegistrationGuard,
   closeFreeTierWizard,
   hashRedirect,
   internalErrorGuard,
@@ -234,5 +235,10 @@ describe('the command-line sign-in', () => {
     expect(cliGuard(alice, false)).toEqual({ kind: 'redirect', to: '/login', search: { logout: true }, logout: true })
     expect(cliGuard(anonymous, true)).toEqual({ kind: 'redirect', to: '/login' })
     expect(cliGuard(alice, true)).toEqual({ kind: 'allow' })
+  })
+
+  it('opens the command-line sign-in screen only while a client is waiting', () => {
+    expect(cliRegistrationGuard(true)).toEqual({ kind: 'allow' })
+    expect(cliRegistrationGuard(false)).toEqual({ kind: 'redirect', to: '/login', search: { logout: true }, logout: true })
   })
 })
