@@ -154,7 +154,7 @@ function ProjectsSection() {
                       <Badge color="violet.9">Administrator</Badge>
                     ) : (
                       p.roles.map((r) => (
-                        <Badge key={`${r.role}-${r.via}-${r.group ?? ''}`} variant="light" color="gray">
+                        <Badge key={`${r.role}-${r.via}-${r.group ?? ''}`} variant="light" color="gray" tt="none">
                           {roleLabel(r)}
                         </Badge>
                       ))
