@@ -26,12 +26,15 @@ function runCli(args: string[], configDir: string) {
 test('trove login: the browser approves the code the terminal shows, and the CLI is signed in', async ({ page, baseURL }) => {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-cli-'))
   const login = runCli(['login', baseURL ?? '', '--no-browser'], configDir)
-  await expect.poll(() => login.out(), { timeout: 10_000 }).toContain('/ui/login?jfClientSession=')
-  const url = /(http:\/\/\S+\/ui\/login\?\S+)/.exec(login.out())?.[1] ?? ''
+  await expect.poll(() => login.out(), { timeout: 10_000 }).toContain('/ui/login/cli-registration?jfClientSession=')
+  const url = /(http:\/\/\S+\/ui\/login\/cli-registration\?\S+)/.exec(login.out())?.[1] ?? ''
   const code = /shows? the code (\S+):/.exec(login.out())?.[1] ?? ''
   expect(code).toHaveLength(4)
 
+  // The command-line sign-in screen names the waiting client and the code's ending.
   await page.goto(url)
+  await expect(page).toHaveTitle('Command-line login - Trove')
+  await expect(page.getByRole('status').filter({ hasText: 'trove-cli is waiting' })).toContainText(code)
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
@@ -52,6 +55,8 @@ test('trove login: the browser approves the code the terminal shows, and the CLI
 
   // The CLI routes without a waiting client go to login with logout (shell §4.2).
   await page.goto('/ui/plugs/extension/cli')
+  await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
+  await page.goto('/ui/login/cli-registration')
   await expect(page).toHaveURL(/\/ui\/login\?logout=true$/)
   fs.rmSync(configDir, { recursive: true, force: true })
 })

@@ -20,7 +20,7 @@ async function capture(page: Page, name: string) {
 
 /** The text of a set-me-up snippet as the page shows it. */
 const snippet = async (page: Page, id: string) => {
-  const text = await page.locator(`[data-snippet="${id}"] pre`).innerText()
+  const text = await page.locator(`[data-snippet="${id}"] pre`).textContent()
   return `${text}\n`
 }
 

@@ -146,6 +146,19 @@ test('an admin sees a second node come and go in service status', async ({ page 
     await page.getByRole('option', { name: 'second-node' }).click()
     await expect(page.getByRole('log', { name: 'Log lines' })).toContainText('server started')
 
+    // Peers: both nodes with their addresses, and what each last saw of the other.
+    await page.goto('/ui/admin/monitoring/pdn')
+    const peerRow = page.getByRole('table', { name: 'Nodes' }).getByRole('row', { name: /second-node/ })
+    await expect(peerRow).toContainText(`http://127.0.0.1:${port}`)
+    await expect(peerRow.getByText('Online')).toBeVisible()
+    const sightings = page.getByRole('table', { name: 'Sightings' })
+    await expect(sightings.getByRole('row')).toHaveCount(3)
+    // Each node beats, reads the other, and the screen asks again every 5 s.
+    await expect(sightings.getByText('never seen')).toHaveCount(0, { timeout: 20_000 })
+    await expect(sightings.getByText('Online')).toHaveCount(2)
+    await expectAccessible(page)
+    if (shots) await page.screenshot({ path: `${shots}/peers.png`, fullPage: true })
+
     await page.goto('/ui/admin/monitoring/service-status')
     if (shots) await page.screenshot({ path: `${shots}/service-status.png`, fullPage: true })
     second.kill('SIGTERM')

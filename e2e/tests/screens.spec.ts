@@ -1,16 +1,32 @@
 import { expect, type Page, test } from '@playwright/test'
+import { Messages } from '@trove/contracts/messages'
 import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
 
 // Every screen of the console, opened by the admin on a 1024 px laptop in both themes: the
-// accessibility check finds nothing serious and nothing is wider than the window.
-const PUBLIC_SCREENS = ['/404', '/406/a-request-id', '/login', '/login/forgot-password']
+// accessibility check finds nothing serious, nothing is wider than the window, and no screen is
+// the "not available in this version" one, except those named here (each is an open piece of
+// work of its own; app/pendingScreens.test.ts holds the same list over the whole route table).
+const STILL_PENDING = ['/integrations', '/release-bundles/target']
+const PUBLIC_SCREENS = [
+  '/404',
+  '/406/a-request-id',
+  '/login',
+  '/login/forgot-password',
+  '/login/sso/saml',
+  '/login/cli-registration?jfClientSession=0b7e5c1d-screens-a1b2&jfClientName=trove-cli&jfClientCode=1',
+  '/auth-provider/keycloak',
+]
 const SCREENS = [
   '/overview',
   '/user_profile',
+  '/authorization',
+  '/user/my-jfrog-redirect',
   '/packages',
   '/integrations',
   '/get_started',
+  '/tour_get_started',
+  '/onboarding',
   '/artifacts/browse/tree/General',
   '/release-bundles/target',
   '/release-bundles-teaser',
@@ -41,6 +57,7 @@ const SCREENS = [
   '/admin/pipelines-teaser',
   '/admin/security-compliance-teaser',
   '/admin/monitoring/service-status',
+  '/admin/monitoring/pdn',
   '/admin/monitoring/system_logs',
   '/admin/support-zone',
 ]
@@ -49,6 +66,8 @@ async function checkScreen(page: Page, path: string) {
   await page.goto(`/ui${path}`)
   await page.waitForLoadState('networkidle')
   await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible()
+  const pendingAllowed = STILL_PENDING.includes(path)
+  await expect(page.getByText(Messages.screenNotAvailable), `${path} is not available`).toHaveCount(pendingAllowed ? 1 : 0)
   await expectAccessible(page)
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(
     true,

@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { Messages } from '@trove/contracts/messages'
 import { ADMIN_PASSWORD, INSTANCE_URL } from '../playwright.config'
 import { expectAccessible } from './axe'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'
@@ -245,4 +246,34 @@ test('a cloud trial admin sends the contact-us form from the help menu; the requ
       data: { type: 'ENTERPRISE_PLUS', licensedTo: 'Acme Corp', validThrough: null },
     })
   }
+})
+
+test('the account portal an admin sets on General Settings is where my-account leads; without one the page says so', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', ADMIN_PASSWORD)
+  await expect(page).toHaveURL(ADMIN_LANDING)
+  await page.goto('/ui/user/my-jfrog-redirect')
+  await expect(page.getByText(Messages.accountPortalNotSet)).toBeVisible()
+
+  // The portal is any absolute http(s) URL: here a page of this same server, so the journey can follow it.
+  const portal = `${INSTANCE_URL}/ui/overview`
+  await page.goto('/ui/admin/configuration/general')
+  const card = page.getByRole('form', { name: 'Account portal' })
+  await card.getByRole('textbox', { name: 'Account portal URL' }).fill('not a url')
+  await expect(card.getByText(Messages.invalidUrl)).toBeVisible()
+  await card.getByRole('textbox', { name: 'Account portal URL' }).fill(portal)
+  await card.getByRole('button', { name: 'Save account portal' }).click()
+  await expect(page.getByText('Account portal saved')).toBeVisible()
+
+  await page.goto('/ui/user/my-jfrog-redirect')
+  await expect(page).toHaveURL(portal)
+
+  // Cleared again, for the journeys after this one.
+  await page.goto('/ui/admin/configuration/general')
+  await card.getByRole('textbox', { name: 'Account portal URL' }).fill('')
+  await card.getByRole('button', { name: 'Save account portal' }).click()
+  await expect(page.getByText('Account portal saved')).toBeVisible()
+  await page.goto('/ui/user/my-jfrog-redirect')
+  await expect(page.getByText(Messages.accountPortalNotSet)).toBeVisible()
 })

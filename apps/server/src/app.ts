@@ -42,6 +42,7 @@ import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { contactAdminRoutes, contactRoutes } from './modules/contact/routes.js'
+import { accountPortalRoutes } from './modules/instance/accountPortal.js'
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
@@ -330,6 +331,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(instanceAdminRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   await app.register(contactRoutes(ctx), { prefix: '/ui/api/v1' })
   await app.register(contactAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(accountPortalRoutes(ctx), { prefix: '/ui/api/v1/ui' })
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -43,7 +43,7 @@ async function login(server: string, browser: boolean): Promise<void> {
   })
   if (opened.status !== 201) throw new Error(`the server refused the sign-in: ${await errorText(opened)}`)
 
-  const url = `${base}/ui/login?jfClientSession=${session}&jfClientName=${CLIENT_NAME}&jfClientCode=1`
+  const url = `${base}/ui/login/cli-registration?jfClientSession=${session}&jfClientName=${CLIENT_NAME}&jfClientCode=1`
   const code = session.slice(-CLI_CODE_LENGTH)
   process.stdout.write(
     `Open this address in a browser and sign in:\n  ${url}\nThe browser will show the code ${code}: approve only if it matches.\n`,

@@ -290,3 +290,64 @@ export const AuditPage = z
   .object({ items: z.array(AuditEvent), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
   .meta({ id: 'AuditPage' })
 export type AuditPage = z.infer<typeof AuditPage>
+
+// ---- The caller's effective permissions (the Authorization screen) ----
+
+/** GET …/ui/access/me/repositories: a name filter and one page. */
+export const MyRepositoriesQuery = z.object({
+  search: z.string().max(255).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(1000).default(Limits.defaultPageSize),
+})
+export interface MyRepositoriesQuery {
+  search?: string
+  page?: number
+  pageSize?: number
+}
+
+export const RepositoryPermission = z
+  .object({
+    repoKey: z.string(),
+    rclass: z.enum(['local', 'remote', 'virtual']),
+    packageType: z.string(),
+    actions: z.array(Action),
+  })
+  .meta({ id: 'RepositoryPermission' })
+export type RepositoryPermission = z.infer<typeof RepositoryPermission>
+
+/**
+ * The repositories on which the caller holds at least one action, with those actions. `admin`
+ * says the caller holds everything everywhere (the admin flag or a group with admin privileges).
+ */
+export const MyRepositoryPermissions = z
+  .object({
+    admin: z.boolean(),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    items: z.array(RepositoryPermission),
+  })
+  .meta({ id: 'MyRepositoryPermissions' })
+export type MyRepositoryPermissions = z.infer<typeof MyRepositoryPermissions>
+
+/** A project role the caller holds, and through whom: themselves or a group they belong to. */
+export const HeldRole = z.object({ role: z.string(), via: z.enum(['user', 'group']), group: z.string().nullable() })
+export type HeldRole = z.infer<typeof HeldRole>
+
+export const ProjectPermission = z
+  .object({
+    key: z.string(),
+    displayName: z.string(),
+    roles: z.array(HeldRole),
+    /** Actions on the project's repositories (keyed `<project key>-…`). */
+    actions: z.array(Action),
+    capabilities: z.array(RoleCapability),
+  })
+  .meta({ id: 'ProjectPermission' })
+export type ProjectPermission = z.infer<typeof ProjectPermission>
+
+/** GET …/ui/access/me/projects: every project the caller is a member of (all of them for an admin). */
+export const MyProjectPermissions = z
+  .object({ admin: z.boolean(), items: z.array(ProjectPermission) })
+  .meta({ id: 'MyProjectPermissions' })
+export type MyProjectPermissions = z.infer<typeof MyProjectPermissions>

@@ -112,6 +112,21 @@ export const Messages = {
   bundleInProgress: 'In progress',
   noBundles: 'No support bundles yet',
   nodeOnlineRefused: 'Node {node} is online: stop it before removing it',
+
+  // Screens: Trove's own texts where the spec is silent
+  screenNotAvailable: 'This screen is not available in this version of Trove.',
+  adminHoldsEverything: 'You are an administrator: you may do everything on every repository and in every project.',
+  noRepositoryPermissions: 'You hold no permission on any repository',
+  noRepositoryMatches: 'No repository you hold a permission on matches',
+  noProjectMemberships: 'You are not a member of any project',
+  accountPortalNotSet: 'No account portal is set up for this instance. An administrator can set one under General Settings.',
+  accountPortalLeaving: 'Taking you to your account portal…',
+  authProviderNotConfigured: 'No enabled single-sign-on provider of the type {type} is set up here.',
+  authProviderLeaving: 'Taking you to {name} to sign in…',
+  authProviderChoose: 'More than one provider of this type is set up: choose one.',
+  cliRegistrationWaiting:
+    '{client} is waiting for you to sign in. After signing in you approve it with the code ending in {code}.',
+  noPeersSeen: 'Sees no other node',
 } as const
 
 export type MessageKey = keyof typeof Messages

@@ -49,6 +49,38 @@ export const NodeStatusEntry = z.object({
 export const NodeStatusList = z.array(NodeStatusEntry).meta({ id: 'NodeStatusList' })
 export type NodeStatusList = z.infer<typeof NodeStatusList>
 
+/** What one node last saw of another: the other's heartbeat as read then, and when. */
+export const PeerSighting = z.object({
+  peerId: z.string(),
+  /** The peer's last heartbeat (epoch ms) as the observer read it. */
+  peerLastHeartbeat: z.number(),
+  /** When the observer read it (epoch ms), on its own heartbeat. */
+  observedAt: z.number(),
+  /** Online when the peer's heartbeat was fresh at that moment. */
+  status: NodeStatus,
+})
+export type PeerSighting = z.infer<typeof PeerSighting>
+
+export const Peer = z.object({
+  nodeId: z.string(),
+  url: z.string(),
+  version: z.string(),
+  status: NodeStatus,
+  startedAt: z.number(),
+  lastHeartbeat: z.number(),
+  heartbeatMs: z.number(),
+  services: z.array(z.string()),
+  /** The node that answered this call. */
+  self: z.boolean(),
+  /** What this node last saw of each other node. */
+  sees: z.array(PeerSighting),
+})
+export type Peer = z.infer<typeof Peer>
+
+/** GET /system/status/peers: the cluster's nodes as they see each other (Admin › Monitoring › Peers). */
+export const PeerList = z.object({ now: z.number(), nodes: z.array(Peer) }).meta({ id: 'PeerList' })
+export type PeerList = z.infer<typeof PeerList>
+
 export const HealthItem = z.object({ service_id: z.string(), node_id: z.string(), state: z.enum(['HEALTHY', 'UNHEALTHY']) })
 export const HealthList = z.array(HealthItem).meta({ id: 'HealthList' })
 export type HealthItem = z.infer<typeof HealthItem>

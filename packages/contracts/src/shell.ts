@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { Messages } from './messages.js'
+import { sanitizeProviderUrl } from './safeUrl.js'
 
 export { ENTERPRISE_PLUS_LICENSES, LOGO_MAX_BYTES, LOGO_TYPES, SECURITY_LICENSES } from './shellConstants.js'
 
@@ -172,3 +174,21 @@ export const NginxConfig = z.object({ config: z.string() }).meta({ id: 'NginxCon
 export const WebServerConfig = z
   .object({ baseUrl: z.string().nullable(), reverseProxies: z.array(z.string()) })
   .meta({ id: 'WebServerConfig' })
+
+/**
+ * GET/PUT /ui/api/v1/ui/accountPortal: the account portal an administrator points users at
+ * (/user/my-jfrog-redirect sends the browser there). '' means none is set.
+ */
+export const AccountPortal = z
+  .object({
+    url: z.union([
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .max(2048)
+        .refine((v) => /^https?:\/\//i.test(v) && sanitizeProviderUrl(v) !== null, Messages.invalidUrl),
+    ]),
+  })
+  .meta({ id: 'AccountPortal' })
+export type AccountPortal = z.infer<typeof AccountPortal>

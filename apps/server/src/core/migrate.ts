@@ -10,6 +10,7 @@ import * as m0010 from '../../migrations/0010_sso.js'
 import * as m0020 from '../../migrations/0020_access_control.js'
 import * as m0030 from '../../migrations/0030_repositories.js'
 import * as m0050 from '../../migrations/0050_operations.js'
+import * as m0051 from '../../migrations/0051_node_peers.js'
 import * as m0060 from '../../migrations/0060_shell.js'
 import * as m0061 from '../../migrations/0061_onboarding.js'
 import * as m0070 from '../../migrations/0070_packages.js'
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0076_builds_console': m0076,
   '0080_artifact_tree': m0080,
   '0090_contact_requests': m0090,
+  '0051_node_peers': m0051,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

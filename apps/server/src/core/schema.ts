@@ -16,6 +16,7 @@ export interface Database {
   // operations
   nodes: NodesTable
   node_services: NodeServicesTable
+  node_peers: NodePeersTable
   support_bundles: SupportBundlesTable
   // single sign-on
   oauth_providers: OAuthProvidersTable
@@ -248,6 +249,14 @@ export interface NodesTable {
   started_at: number
   heartbeat_ms: number
   last_heartbeat: number
+}
+
+/** What `observer_id` last saw of `peer_id` (migration 0090). */
+export interface NodePeersTable {
+  observer_id: string
+  peer_id: string
+  peer_last_heartbeat: number
+  observed_at: number
 }
 
 export interface NodeServicesTable {

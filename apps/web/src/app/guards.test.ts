@@ -7,6 +7,7 @@ import { DEMO_ADMIN_TEASERS } from '../features/shell/teasers'
 import {
   afterPassword,
   cliGuard,
+  cliRegistrationGuard,
   closeFreeTierWizard,
   hashRedirect,
   internalErrorGuard,
@@ -119,9 +120,11 @@ describe('licenseGuard', () => {
 describe('adminPathGuard', () => {
   it('lets an admin open admin pages but blocks disabled or hidden items', () => {
     expect(adminPathGuard('/admin/configuration/general', ctx(admin))).toEqual({ kind: 'allow' })
-    // LDAP needs a Pro licence; the peers page needs distribution.
+    // LDAP needs a Pro licence; the policies need the security scanner.
     expect(adminPathGuard('/admin/configuration/security/ldap', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
-    expect(adminPathGuard('/admin/monitoring/pdn', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    expect(adminPathGuard('/admin/security_policies', ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+    // Peers shows the cluster's nodes, which every instance has.
+    expect(adminPathGuard('/admin/monitoring/pdn', ctx(admin))).toEqual({ kind: 'allow' })
     expect(adminPathGuard('/admin/license_management/licenses', ctx(admin, { deployment: 'cloud' }))).toMatchObject({
       notice: Messages.notAuthorized,
     })
@@ -256,5 +259,10 @@ describe('the command-line sign-in', () => {
     expect(cliGuard(alice, false)).toEqual({ kind: 'redirect', to: '/login', search: { logout: true }, logout: true })
     expect(cliGuard(anonymous, true)).toEqual({ kind: 'redirect', to: '/login' })
     expect(cliGuard(alice, true)).toEqual({ kind: 'allow' })
+  })
+
+  it('opens the command-line sign-in screen only while a client is waiting', () => {
+    expect(cliRegistrationGuard(true)).toEqual({ kind: 'allow' })
+    expect(cliRegistrationGuard(false)).toEqual({ kind: 'redirect', to: '/login', search: { logout: true }, logout: true })
   })
 })

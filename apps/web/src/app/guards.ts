@@ -119,6 +119,15 @@ export function cliGuard(user: UserData, cliLoginWaiting: boolean): GuardResult 
 }
 
 /**
+ * Shell §2.1 and §4.2: the command-line sign-in screen (/login/cli-registration) is the login
+ * screen for a waiting client; without one stored it goes to login with logout, like the other
+ * CLI routes.
+ */
+export function cliRegistrationGuard(cliLoginWaiting: boolean): GuardResult {
+  return cliLoginWaiting ? ALLOW : { kind: 'redirect', to: '/login', search: { logout: true }, logout: true }
+}
+
+/**
  * Shell §4.4: after the password, the MFA status decides: enroll goes to the MFA enrolment screen,
  * verify to the one-time-code screen, anything else completes the sign-in.
  */

@@ -5,9 +5,17 @@ import { notify } from '../lib/notify'
 import { loadChunk } from './chunks'
 import type { GuardResult } from './guards'
 
+const chunkIds = new WeakMap<object, string>()
+
+/** The chunk id a route component was made with by `screen` (the route-table tests read it). */
+export const chunkIdOf = (component: unknown): string | undefined =>
+  component && typeof component === 'function' ? chunkIds.get(component) : undefined
+
 /** A screen as a lazily loaded chunk, tracked by the chunk loader (state, time limit, errors). */
 export function screen<M extends Record<string, unknown>>(id: string, importer: () => Promise<M>, exportName: keyof M & string) {
-  return lazyRouteComponent(() => loadChunk(id, importer), exportName)
+  const component = lazyRouteComponent(() => loadChunk(id, importer), exportName)
+  chunkIds.set(component, id)
+  return component
 }
 
 /** Carries out a guard's answer; "with logout" ends the session before going to sign in. */

@@ -29,7 +29,7 @@ import {
 } from './autoRedirectLogin'
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
-import { cliGuard, hashRedirect, internalErrorGuard, invitationGuard, sessionGuard } from './guards'
+import { cliGuard, cliRegistrationGuard, hashRedirect, internalErrorGuard, invitationGuard, sessionGuard } from './guards'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
 import { RootLayout } from './RootLayout'
@@ -136,8 +136,9 @@ const loginRoute = createRoute({
     )
   },
 })
-const loginChild = (path: string, name: string, title: string) =>
-  createRoute({ getParentRoute: () => loginRoute, path, staticData: { name, title }, component: pending() })
+/** The provider hand-off's optional `?name=`, which picks one of several providers of a type. */
+const providerNameSearch = (search: Record<string, unknown>): { name?: string } =>
+  typeof search.name === 'string' && search.name ? { name: search.name } : {}
 const loginRoutes = [
   createRoute({
     getParentRoute: () => loginRoute,
@@ -207,8 +208,21 @@ const loginRoutes = [
     },
     component: screen('invitation', () => import('./screens/AccountScreens'), 'InvitationScreen'),
   }),
-  loginChild('cli-registration', 'cli-registration', 'Command-line login'),
-  loginChild('sso/$ssoLoginType', 'sso', 'Single sign-on'),
+  createRoute({
+    getParentRoute: () => loginRoute,
+    path: 'cli-registration',
+    staticData: { name: 'cli-registration', title: 'Command-line login' },
+    // The login route has stored the client's values from the query by now.
+    beforeLoad: ({ context }) => follow(cliRegistrationGuard(storedCliLogin() !== null), context.queryClient),
+    component: screen('cli-registration', () => import('./screens/CliScreens'), 'CliRegistrationScreen'),
+  }),
+  createRoute({
+    getParentRoute: () => loginRoute,
+    path: 'sso/$ssoLoginType',
+    staticData: { name: 'sso', title: 'Single sign-on' },
+    validateSearch: providerNameSearch,
+    component: screen('sso-login', () => import('./screens/SsoHandOffScreens'), 'SsoLoginScreen'),
+  }),
 ]
 // /auth is an alias of /login.
 const authAliasRoute = createRoute({
@@ -253,7 +267,8 @@ const publicScreens = [
     getParentRoute: () => publicLayout,
     path: '/auth-provider/$type',
     staticData: { name: 'auth-provider', title: 'Authentication provider' },
-    component: pending(),
+    validateSearch: providerNameSearch,
+    component: screen('auth-provider', () => import('./screens/SsoHandOffScreens'), 'AuthProviderScreen'),
   }),
   createRoute({
     getParentRoute: () => publicLayout,
@@ -339,11 +354,24 @@ const profileRoute = createRoute({
   component: screen('user-profile', () => import('./screens/ProfileScreen'), 'ProfileScreen'),
 })
 
-const appScreens = [
-  ['/authorization', 'authorization', 'Authorization'],
-  ['/user/my-jfrog-redirect', 'my-account-redirect', 'Account portal'],
-  ['/integrations', 'integrations', 'Integrations'],
-].map(([path, name, title]) =>
+const authorizationRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/authorization',
+  staticData: { name: 'authorization', title: 'Authorization' },
+  component: screen('authorization', () => import('../features/authorization/AuthorizationPage'), 'AuthorizationPage'),
+})
+const accountPortalRoute = createRoute({
+  getParentRoute: () => appLayout,
+  path: '/user/my-jfrog-redirect',
+  staticData: { name: 'my-account-redirect', title: 'Account portal' },
+  component: screen(
+    'account-portal',
+    () => import('../features/accountPortal/AccountPortalRedirectPage'),
+    'AccountPortalRedirectPage',
+  ),
+})
+
+const appScreens = [['/integrations', 'integrations', 'Integrations']].map(([path, name, title]) =>
   createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
 )
 const onboardingScreens = (
@@ -378,6 +406,8 @@ const routeTree = rootRoute.addChildren([
   appLayout.addChildren([
     overviewRoute,
     profileRoute,
+    authorizationRoute,
+    accountPortalRoute,
     ...appScreens,
     ...onboardingScreens,
     ...packagesRoutes(appLayout),

@@ -8,6 +8,9 @@ import {
   Group,
   GroupSummary,
   MyAccess,
+  MyProjectPermissions,
+  MyRepositoriesQuery,
+  MyRepositoryPermissions,
   PermissionSummary,
   PermissionTarget,
   Project,
@@ -30,6 +33,7 @@ import { unauthorized } from '../../core/errors.js'
 import { ANONYMOUS_ACCESS_SETTING, getSetting, setSetting } from '../settings/repo.js'
 import { listAudit, recordChange } from './audit.js'
 import type { PermissionAuthorizer } from './authorizer.js'
+import { myProjects, myRepositories } from './effective.js'
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from './groups.js'
 import {
   createPermissionTarget,
@@ -448,6 +452,42 @@ export const accessSelfRoutes =
           projectAdminOf: keys,
           canAdministerProjects: principal.admin || keys.length > 0,
         }
+      },
+    )
+    // The Authorization screen: what the signed-in caller may do, by repository and by project.
+    app.get(
+      '/me/repositories',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['access'],
+          summary: 'The repositories the caller holds actions on, with those actions (filtered, one page)',
+          querystring: MyRepositoriesQuery,
+          response: { 200: MyRepositoryPermissions },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store')
+        const principal = await ctx.principal(request)
+        if (!principal) throw unauthorized()
+        return myRepositories(ctx.db.kysely, ctx.authz, principal, request.query)
+      },
+    )
+    app.get(
+      '/me/projects',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['access'],
+          summary: 'The projects the caller is a member of, with the roles held there',
+          response: { 200: MyProjectPermissions },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store')
+        const principal = await ctx.principal(request)
+        if (!principal) throw unauthorized()
+        return myProjects(ctx.db.kysely, principal)
       },
     )
     app.get(

@@ -109,9 +109,35 @@ describe('a cluster of two nodes', () => {
     expect(Date.now() - at).toBeLessThan(CALLER_CACHE_MS + 1000)
   })
 
+  it('shows each node what it last saw of the other, at its address', async () => {
+    type Sighting = { peerId: string; status: string; peerLastHeartbeat: number; observedAt: number }
+    type PeerNode = { nodeId: string; url: string; status: string; self: boolean; sees: Sighting[] }
+    const peers = async () => (await get('/system/status/peers')).json().nodes as PeerNode[]
+    const seen = await eventually(peers, (nodes) => nodes.every((n) => n.sees.length === 1))
+    expect(seen.map((n) => [n.nodeId, n.status, n.self, n.sees.map((s) => [s.peerId, s.status])])).toEqual([
+      ['node-one', 'Online', true, [['node-two', 'Online']]],
+      ['node-two', 'Online', false, [['node-one', 'Online']]],
+    ])
+    for (const n of seen) expect(n.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    // The sightings move on with every heartbeat.
+    const before = seen[1]?.sees[0]?.observedAt ?? 0
+    const later = await eventually(peers, (nodes) => (nodes[1]?.sees[0]?.observedAt ?? 0) > before)
+    expect(later[1]?.sees[0]?.observedAt).toBeGreaterThan(before)
+  })
+
   it('sees a stopped node go Offline, removes it, and keeps serving', async () => {
     await two.close()
     expect(await eventually(nodesOf, (n) => n['node-two'] === 'Offline')).toEqual({ 'node-one': 'Online', 'node-two': 'Offline' })
+    // Node one's last sighting of node two shows the heartbeat that stopped, read on a later beat.
+    const sighting = async () =>
+      (await get('/system/status/peers')).json().nodes[0].sees[0] as {
+        status: string
+        peerLastHeartbeat: number
+        observedAt: number
+      }
+    const stale = await eventually(sighting, (s) => s.status === 'Offline')
+    expect(stale.status).toBe('Offline')
+    expect(stale.observedAt - stale.peerLastHeartbeat).toBeGreaterThan(HEARTBEAT_MS * 3)
     const logs = await get('/system/logs/data/repository?nodeId=node-two&id=trove.log')
     expect(logs.statusCode).toBe(503)
     expect(logs.json().errors[0].message).toBe('Node node-two is offline')
@@ -124,6 +150,9 @@ describe('a cluster of two nodes', () => {
     })
     expect(removed.statusCode).toBe(204)
     expect(await nodesOf()).toEqual({ 'node-one': 'Online' })
+    // Node one no longer sees the removed node.
+    const peers = (await get('/system/status/peers')).json().nodes
+    expect(peers.map((n: { nodeId: string; sees: unknown[] }) => [n.nodeId, n.sees])).toEqual([['node-one', []]])
     // Still Online a few heartbeats later, and still serving.
     await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 4))
     expect(await nodesOf()).toEqual({ 'node-one': 'Online' })

@@ -58,6 +58,7 @@ export class NodeRegistry {
         .where('node_id', '=', nodeId)
         .where('service', 'not in', [...modules])
         .execute()
+      await observePeers(trx, nodeId, now)
     })
   }
 
@@ -172,8 +173,36 @@ export async function findNode(db: Kysely<Database>, nodeId: string) {
   return { ...node, services: services.map((s) => s.service) }
 }
 
+/**
+ * Records what this node sees of every other registered node: the other's last heartbeat as read
+ * now. Nodes share only the database, so this is the contact they have with each other; a node
+ * whose view of a peer stops moving has lost it (or stopped itself).
+ */
+async function observePeers(trx: Kysely<Database>, nodeId: string, now: number): Promise<void> {
+  const peers = await trx.selectFrom('nodes').select(['node_id', 'last_heartbeat']).where('node_id', '!=', nodeId).execute()
+  for (const peer of peers) {
+    await trx
+      .insertInto('node_peers')
+      .values({ observer_id: nodeId, peer_id: peer.node_id, peer_last_heartbeat: peer.last_heartbeat, observed_at: now })
+      .onConflict((oc) =>
+        oc.columns(['observer_id', 'peer_id']).doUpdateSet({ peer_last_heartbeat: peer.last_heartbeat, observed_at: now }),
+      )
+      .execute()
+  }
+  // A peer removed from the topology is no longer seen.
+  await trx
+    .deleteFrom('node_peers')
+    .where('observer_id', '=', nodeId)
+    .where('peer_id', 'not in', [...peers.map((p) => p.node_id), nodeId])
+    .execute()
+}
+
 export async function deleteNode(db: Kysely<Database>, nodeId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('node_peers')
+      .where((eb) => eb.or([eb('observer_id', '=', nodeId), eb('peer_id', '=', nodeId)]))
+      .execute()
     await trx.deleteFrom('node_services').where('node_id', '=', nodeId).execute()
     await trx.deleteFrom('nodes').where('node_id', '=', nodeId).execute()
   })

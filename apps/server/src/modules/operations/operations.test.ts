@@ -84,6 +84,18 @@ describe('service status', () => {
     expect((await get('/mc/api/v4/system/ping')).body).toBe('OK')
   })
 
+  it('answers the peers of a single node: itself, Online, seeing no one', async () => {
+    const res = await get('/system/status/peers')
+    expect(res.statusCode).toBe(200)
+    const { now, nodes } = res.json()
+    expect(now).toBeGreaterThan(Date.now() - 60_000)
+    expect(nodes).toEqual([
+      expect.objectContaining({ nodeId: 'node-a', status: 'Online', self: true, sees: [], url: expect.any(String) }),
+    ])
+    expect(nodes[0].lastHeartbeat).toBeLessThanOrEqual(now)
+    expect((await t.fastify.inject({ url: `${API}/system/status/peers` })).statusCode).toBe(401)
+  })
+
   it('refuses to remove an Online node, and names unknown ones', async () => {
     const status = (await get('/system/status/ha')).json()
     const serviceId = status.repository.nodes[0].service_id
@@ -309,6 +321,7 @@ describe('retention and access', () => {
     for (const url of [
       '/system/status/ha',
       '/system/status/nodes',
+      '/system/status/peers',
       '/system/ismicroserviceenabled',
       '/system/logs/config/repository',
       '/system/logs/data/repository?id=trove.log',

@@ -11,6 +11,7 @@ import {
   LogDataQuery,
   MicroserviceEnabled,
   NodeStatusList,
+  PeerList,
   RetentionStatus,
   SERVICE_TYPES,
   ServiceStatus,
@@ -23,6 +24,7 @@ import { conflict, notFound, unauthorized } from '../../core/errors.js'
 import { getSetting } from '../settings/repo.js'
 import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './cluster.js'
 import { deleteNode, findNode, healthItems, nodeList, nodeStatus, runningServices, serviceStatus } from './nodes.js'
+import { peerList } from './peers.js'
 import type { Operations } from './service.js'
 
 export const RETENTION_SETTING = 'bundles.retentionEnabled'
@@ -49,6 +51,21 @@ export const operationsRoutes =
       '/system/status/nodes',
       { config: admin, schema: { tags, summary: 'Every node with the services it runs', response: { 200: NodeStatusList } } },
       async () => nodeList(db),
+    )
+    app.get(
+      '/system/status/peers',
+      {
+        config: admin,
+        schema: {
+          tags,
+          summary: 'Every node with its address, state and last heartbeat, and what it last saw of the others',
+          response: { 200: PeerList },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store')
+        return peerList(db, ops.nodeId)
+      },
     )
     app.get(
       '/system/status/health',

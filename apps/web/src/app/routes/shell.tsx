@@ -74,7 +74,12 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       screen('licenses', shellScreens, 'LicensesScreen'),
     ),
     adminChild('mission_control/topology', 'admin.topology', 'Topology', screen('topology', shellScreens, 'TopologyScreen')),
-    adminChild('monitoring/pdn', 'admin.monitoring.pdn', 'Peers', pending()),
+    adminChild(
+      'monitoring/pdn',
+      'admin.monitoring.pdn',
+      'Peers',
+      screen('peers', () => import('../../features/operations/PeersPage'), 'PeersPage'),
+    ),
     adminChild(
       'pipelines-teaser',
       'admin.pipelines-teaser',

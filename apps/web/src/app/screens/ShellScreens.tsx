@@ -1,4 +1,6 @@
 import { useNavigate, useParams } from '@tanstack/react-router'
+import { AccountPortalSettings } from '../../features/accountPortal/AccountPortalSettings'
+import { GeneralConfigPage } from '../../features/adminConfig/GeneralConfigPage'
 import { ReverseProxyFormPage } from '../../features/adminConfig/ReverseProxyPages'
 import { QuickSetupForm } from '../../features/onboarding/QuickSetupForm'
 import { AdminMenuPage } from '../../features/shell/AdminMenuPage'
@@ -8,7 +10,14 @@ import { TeaserPage } from '../../features/shell/TeaserPage'
 import { demoAdminTeaser, MODULE_TEASERS } from '../../features/shell/teasers'
 import { useShellContext } from '../shellContext'
 
-export { GeneralConfigPage as GeneralConfigScreen } from '../../features/adminConfig/GeneralConfigPage'
+/** General Settings with the account portal card (shell §2.1 /user/my-jfrog-redirect). */
+export function GeneralConfigScreen() {
+  return (
+    <GeneralConfigPage>
+      <AccountPortalSettings />
+    </GeneralConfigPage>
+  )
+}
 export { LicensesPage as LicensesScreen } from '../../features/adminConfig/LicensesPage'
 export { ReverseProxyListPage as ReverseProxyListScreen } from '../../features/adminConfig/ReverseProxyPages'
 export { SecurityConfigPage as SecurityConfigScreen } from '../../features/adminConfig/SecurityConfigPage'

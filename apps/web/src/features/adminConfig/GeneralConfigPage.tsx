@@ -17,7 +17,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '@trove/contracts/shellConstants'
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'
 import { generalConfigQuery, LOGO_URL, removeLogo, uploadLogo, useGeneralConfig, useSaveGeneralConfig } from './api/generalConfig'
@@ -31,8 +31,11 @@ const isUrl = (v: string) => {
   }
 }
 
-/** Admin › Platform Configurations › General Settings: name, base URL, logo, read-only mode, mail. */
-export function GeneralConfigPage() {
+/**
+ * Admin › Platform Configurations › General Settings: name, base URL, logo, read-only mode, mail;
+ * `children` are further settings cards other areas own (the app layer composes them in).
+ */
+export function GeneralConfigPage({ children }: { children?: ReactNode }) {
   return (
     <>
       <PageHeader title="General Settings" breadcrumbs={['Platform Configurations', 'Platform Management', 'General Settings']} />
@@ -40,6 +43,7 @@ export function GeneralConfigPage() {
         <GeneralSection />
         <LogoSection />
         <MailSection />
+        {children}
       </Stack>
     </>
   )

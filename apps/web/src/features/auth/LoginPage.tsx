@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router'
 import type { UserData } from '@trove/contracts/auth'
 import { CREDENTIALS_EXPIRED } from '@trove/contracts/http'
 import { BRAND_NAME, Messages } from '@trove/contracts/messages'
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react'
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { useLoginRelatedData } from './api/accounts'
 import { useLogin } from './api/login'
@@ -18,6 +18,8 @@ export interface LoginPageProps {
   rememberMeEnabled?: boolean
   /** Why a single sign-on just failed (from the login URL), to show above the form. */
   ssoError?: string | null
+  /** Shown under the title: what this sign-in is for (a waiting command-line client, say). */
+  notice?: ReactNode
 }
 
 // The dialog (and Mantine's modal machinery) loads only when there is a notice to show, keeping
@@ -48,7 +50,7 @@ function LoginNotice() {
 }
 
 /** The password sign-in form. */
-export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = true, ssoError }: LoginPageProps) {
+export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = true, ssoError, notice }: LoginPageProps) {
   const login = useLogin()
   const loginData = useLoginRelatedData()
   const [user, setUser] = useState('')
@@ -105,6 +107,7 @@ export function LoginPage({ onSignedIn, onPasswordExpired, rememberMeEnabled = t
               Sign in to continue
             </Text>
           </div>
+          {notice}
           {ssoError && (
             <Alert color="red" role="alert" variant="light" title="Single sign-on">
               {ssoError}

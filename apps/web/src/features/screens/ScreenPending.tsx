@@ -1,4 +1,5 @@
 import { Text } from '@mantine/core'
+import { Messages } from '@trove/contracts/messages'
 import { PageHeader } from '../../ui/PageHeader'
 
 /**
@@ -9,7 +10,7 @@ export function ScreenPending({ title }: { title: string }) {
   return (
     <>
       <PageHeader title={title} breadcrumbs={[title]} />
-      <Text c="dimmed">This screen is not available in this version of Trove.</Text>
+      <Text c="dimmed">{Messages.screenNotAvailable}</Text>
     </>
   )
 }

@@ -256,8 +256,8 @@ export const ADMINISTRATION_MENU: MenuGroup[] = [
         id: 'pdn',
         label: 'Peers',
         path: '/admin/monitoring/pdn',
-        keywords: 'pdn distribution',
-        disabled: needsService('distribution', 'Distribution'),
+        // Trove's peers are the cluster's nodes (every instance has at least one), not distribution's.
+        keywords: 'pdn cluster nodes heartbeat',
       },
       { id: 'support-zone', label: 'Support Zone', path: '/admin/support-zone', keywords: 'support bundle' },
     ],
