@@ -1,7 +1,8 @@
-import { Alert, Button, Card, Group, Skeleton, Stack, TextInput, Title } from '@mantine/core'
+import { Card, Skeleton, Stack, TextInput, Title } from '@mantine/core'
 import { Messages } from '@trove/contracts/messages'
 import { type FormEvent, useEffect, useState } from 'react'
 import { notify } from '../../lib/notify'
+import { SaveFooter } from '../../ui/SaveFooter'
 import { isAcceptablePortalUrl } from './accountPortalRules'
 import { useAccountPortal, useSaveAccountPortal } from './api/accountPortal'
 
@@ -37,16 +38,7 @@ export function AccountPortalSettings() {
           onChange={(e) => setUrl(e.currentTarget.value)}
           error={error}
         />
-        {save.error && (
-          <Alert color="red" role="alert">
-            {save.error.message || Messages.somethingWentWrong}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            Save account portal
-          </Button>
-        </Group>
+        <SaveFooter error={save.error} pending={save.isPending} label="Save account portal" />
       </Stack>
     </Card>
   )

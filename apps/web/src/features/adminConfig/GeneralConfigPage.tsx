@@ -20,6 +20,7 @@ import { LOGO_MAX_BYTES, LOGO_TYPES } from '@trove/contracts/shellConstants'
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'
+import { SaveFooter } from '../../ui/SaveFooter'
 import { generalConfigQuery, LOGO_URL, removeLogo, uploadLogo, useGeneralConfig, useSaveGeneralConfig } from './api/generalConfig'
 import { useMailSettings, useSaveMailSettings } from './api/mail'
 
@@ -103,16 +104,7 @@ function GeneralSection() {
             Read-only mode is on: {Messages.readOnlyMode.toLowerCase()}.
           </Alert>
         )}
-        {save.error && (
-          <Alert color="red" role="alert">
-            {save.error.message || Messages.somethingWentWrong}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <SaveFooter error={save.error} pending={save.isPending} />
       </Stack>
     </Card>
   )
@@ -264,16 +256,7 @@ function MailSection() {
           onChange={(e) => set({ baseUrl: e.currentTarget.value })}
           error={form.baseUrl && !isUrl(form.baseUrl) ? Messages.invalidUrl : undefined}
         />
-        {save.error && (
-          <Alert color="red" role="alert">
-            {save.error.message || Messages.somethingWentWrong}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            Save mail server
-          </Button>
-        </Group>
+        <SaveFooter error={save.error} pending={save.isPending} label="Save mail server" />
       </Stack>
     </Card>
   )

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Button,
   Card,
@@ -21,6 +20,7 @@ import { Messages } from '@trove/contracts/messages'
 import type { ReverseProxy } from '@trove/contracts/shell'
 import { type FormEvent, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
+import { SaveFooter } from '../../ui/SaveFooter'
 import {
   useDeleteReverseProxy,
   useNginxConfig,
@@ -249,19 +249,11 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
                 />
               </Group>
             )}
-            {save.error && (
-              <Alert color="red" role="alert">
-                {save.error.message || Messages.somethingWentWrong}
-              </Alert>
-            )}
-            <Group justify="flex-end">
+            <SaveFooter error={save.error} pending={save.isPending}>
               <Button variant="default" component={Link} to="/admin/proxies/configuration">
                 Cancel
               </Button>
-              <Button type="submit" loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
+            </SaveFooter>
           </Stack>
         </Card>
         {proxyName && (
