@@ -54,6 +54,11 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
+/** The session's CSRF token, for a call made without apiRequest (an upload with progress). */
+export function csrfToken(): string | undefined {
+  return readCookie(CSRF_COOKIE)
+}
+
 function readCookie(name: string): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [key, ...value] = part.trim().split('=')
@@ -88,7 +93,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const raw = typeof Blob !== 'undefined' && options.body instanceof Blob
   if (options.body !== undefined) headers['content-type'] = raw ? (options.body as Blob).type : 'application/json'
   if (method !== 'GET') {
-    const csrf = readCookie(CSRF_COOKIE)
+    const csrf = csrfToken()
     if (csrf) headers[CSRF_HEADER] = csrf
   }
   let response: Response

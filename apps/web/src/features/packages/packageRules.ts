@@ -101,18 +101,7 @@ export function installCommand(pkg: PackageNode, version?: string, repoKey?: str
     .replaceAll('{host}', host)
 }
 
-/** Sizes for people: 1.2 MB. */
-export function formatSize(bytes: number | undefined): string {
-  if (bytes === undefined) return ''
-  const units = ['B', 'KB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
-}
+export { formatSize } from '../../lib/format'
 
 /** A semver release version (x.y.z, no pre-release). */
 export const isReleaseVersion = (name: string) => /^v?\d+\.\d+\.\d+(\+[0-9A-Za-z.-]+)?$/.test(name)

@@ -7,9 +7,9 @@ import type {
   NodeProperties,
   TreeResponse,
 } from '@trove/contracts/artifacts'
-import { CSRF_COOKIE, CSRF_HEADER } from '@trove/contracts/http'
+import { CSRF_HEADER } from '@trove/contracts/http'
 import type { ArtifactBuildsResponse } from '@trove/contracts/packages'
-import { API_BASE, ApiError, apiRequest } from '../../../lib/api'
+import { API_BASE, ApiError, apiRequest, csrfToken } from '../../../lib/api'
 
 const BASE = '/ui/artifacts'
 
@@ -80,14 +80,6 @@ export function copyOrMove(op: 'copy' | 'move', request: CopyMoveRequest) {
 export const downloadUrl = (node: NodeAddress) =>
   `${API_BASE}/download?${new URLSearchParams({ repoKey: node.repoKey, path: node.path }).toString()}`
 
-function csrf(): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...value] = part.trim().split('=')
-    if (key === CSRF_COOKIE) return decodeURIComponent(value.join('='))
-  }
-  return undefined
-}
-
 export interface Upload {
   /** Resolves when the server stored the file; rejects with an ApiError, or 'aborted'. */
   done: Promise<void>
@@ -124,7 +116,7 @@ export function uploadFile(
   })
   xhr.open('PUT', `${API_BASE}${BASE}/deploy/${encodeURIComponent(target.repoKey)}/${path}${query}`)
   xhr.setRequestHeader('content-type', 'application/octet-stream')
-  const token = csrf()
+  const token = csrfToken()
   if (token) xhr.setRequestHeader(CSRF_HEADER, token)
   xhr.send(file)
   return { done, cancel: () => xhr.abort() }

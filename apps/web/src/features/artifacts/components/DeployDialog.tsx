@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Modal, Progress, Stack, Text, TextInput } from '@mantine/core'
 import { type DragEvent, useRef, useState } from 'react'
 import { ApiError } from '../../../lib/api'
+import { formatSize } from '../../../lib/format'
 import { type NodeAddress, type Upload, uploadFile } from '../api/artifactsApi'
-import { formatBytes } from '../format'
 
 export interface DeployDialogProps {
   opened: boolean
@@ -151,7 +151,7 @@ export function DeployDialog({ opened, onClose, target, onDeployed }: DeployDial
                   <Text size="sm" truncate style={{ flex: 1 }}>
                     {i.file.name}{' '}
                     <Text span c="dimmed" size="xs">
-                      {formatBytes(i.file.size)}
+                      {formatSize(i.file.size, '—')}
                     </Text>
                   </Text>
                   <Text size="xs" c={i.state === 'failed' ? 'red' : i.state === 'done' ? 'teal' : 'dimmed'}>

@@ -18,6 +18,7 @@ import type { NodeInfo } from '@trove/contracts/artifacts'
 import { PACKAGE_TYPE_NAMES } from '@trove/contracts/repositoryConstants'
 import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../../lib/api'
+import { formatSize } from '../../../lib/format'
 import { ArtifactBuildsTable } from '../../../ui/ArtifactBuildsTable'
 import {
   deleteProperty,
@@ -27,7 +28,7 @@ import {
   nodePropertiesQuery,
   setProperty,
 } from '../api/artifactsApi'
-import { formatBytes, formatDate } from '../format'
+import { formatDate } from '../format'
 
 export interface NodeDetailsProps {
   node: NodeAddress
@@ -133,7 +134,7 @@ function General({ info, packageLink }: { info: NodeInfo; packageLink: NodeDetai
         {info.path && <Field label="Path">{info.path}</Field>}
         {info.type === 'file' && (
           <>
-            <Field label="Size">{formatBytes(info.size)}</Field>
+            <Field label="Size">{formatSize(info.size, '—')}</Field>
             <Field label="Created">{formatDate(info.created)}</Field>
             <Field label="Last modified">{formatDate(info.lastModified)}</Field>
             <Field label="Deployed by">{info.deployedBy ?? '—'}</Field>
