@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import mime from 'mime-types'
 import type { Expected } from '../core/blobStore.js'
 import { HttpError } from '../core/errors.js'
+import { childKeys } from '../modules/artifacts/tree.js'
 import type { FileRow } from '../modules/repositories/artifacts.js'
 import type { Repository } from '../modules/repositories/service.js'
 import { authorize } from './http.js'
@@ -117,16 +118,20 @@ export async function resolveFile(
 }
 
 /** Sends a folder listing when the path names one (files under it exist), else 404. */
+/** Children read per query when a folder is listed. */
+const LISTING_PAGE = 1000
+
 export async function sendListingOr404(fctx: FormatContext, reply: FastifyReply, repo: Repository, path: string) {
-  const under = await fctx.artifacts.listFiles(repo.key, path.replace(/\/+$/, ''))
-  if (under.length === 0) throw new HttpError(404, `${path} not found in ${repo.key}`)
   const prefix = path.replace(/\/+$/, '')
+  // A folder's children by the tree's loose index scan (one seek each), never every file below it.
   const children = new Map<string, boolean>()
-  for (const f of under) {
-    const rest = prefix ? f.path.slice(prefix.length + 1) : f.path
-    const [first, ...more] = rest.split('/')
-    if (first) children.set(first, children.get(first) === true || more.length > 0)
+  for (let after: string | undefined; ; ) {
+    const page = await childKeys(fctx.db, repo.key, prefix, { after, limit: LISTING_PAGE })
+    for (const child of page) children.set(child.name, children.get(child.name) === true || child.folder)
+    if (page.length < LISTING_PAGE) break
+    after = page[page.length - 1]?.key
   }
+  if (children.size === 0) throw new HttpError(404, `${path} not found in ${repo.key}`)
   return reply.send({
     repo: repo.key,
     path: `/${prefix}`,
