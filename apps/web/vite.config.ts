@@ -39,5 +39,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // A Mantine form rendered in jsdom takes seconds on a busy two-core machine: 5 s was too tight.
+    testTimeout: 20_000,
   },
 })

@@ -44,7 +44,7 @@ const NavigationTour = lazy(() => import('../features/shell/NavigationTour').the
 const Panels = lazy(() => import('../features/shell/Panels').then((m) => ({ default: m.Panels })))
 const ContactUs = lazy(() => import('../features/contact/ContactUs').then((m) => ({ default: m.ContactUs })))
 const QuickSetupForm = lazy(() => import('../features/onboarding/QuickSetupForm').then((m) => ({ default: m.QuickSetupForm })))
-const SetMeUp = lazy(() => import('../features/onboarding/SetMeUp').then((m) => ({ default: m.SetMeUp })))
+const SetMeUpContent = lazy(() => import('./SetMeUpContent').then((m) => ({ default: m.SetMeUpContent })))
 
 const MENU_KEYS = { application: 'menu.application', administration: 'menu.administration' } as const
 
@@ -233,7 +233,7 @@ export function AppShell() {
           <Panels
             quickSetup={<QuickSetupForm initialType={nav.predefinedPackageType} onLeave={() => setQuickSetup(false)} />}
             setMeUp={
-              <SetMeUp
+              <SetMeUpContent
                 user={ctx.user.name}
                 repoKey={nav.setMeUpConfig.target === 'repository' ? nav.setMeUpConfig.repoKey : null}
               />

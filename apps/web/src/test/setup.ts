@@ -1,8 +1,10 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
 afterEach(() => cleanup())
+// findBy…/waitFor: a screen's first render in jsdom can take over the default second under load.
+configure({ asyncUtilTimeout: 5000 })
 
 // jsdom lacks these; Mantine reads them.
 if (!window.matchMedia) {

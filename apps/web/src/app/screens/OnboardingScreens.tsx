@@ -29,10 +29,12 @@ function useOpenStep() {
   }
 }
 
+const markSeen = () => void saveLocalStorage({ [ONBOARDING_STATE_KEYS.seenGettingStarted]: 'true' }).catch(() => {})
+
 export function GettingStartedScreen() {
-  return <GettingStartedPage onOpen={useOpenStep()} />
+  return <GettingStartedPage onOpen={useOpenStep()} onSeen={markSeen} />
 }
 
 export function TourGettingStartedScreen() {
-  return <GettingStartedPage tour onOpen={useOpenStep()} />
+  return <GettingStartedPage tour onOpen={useOpenStep()} onSeen={markSeen} />
 }

@@ -1,10 +1,8 @@
 import { Anchor, Badge, Group, Paper, Progress, Stack, Text, ThemeIcon } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { GettingStarted } from '@trove/contracts/onboarding'
-import { ONBOARDING_STATE_KEYS } from '@trove/contracts/shellConstants'
 import { useEffect } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
-import { saveLocalStorage } from '../shell/api/startup'
 import { gettingStartedQuery } from './api/onboarding'
 
 type StepId = GettingStarted['steps'][number]['id']
@@ -50,17 +48,17 @@ export interface GettingStartedPageProps {
   tour?: boolean
   /** Opens where a step is done. */
   onOpen: (target: StepTarget) => void
+  /** Called once the page is shown: it is remembered as seen. */
+  onSeen: () => void
 }
 
 /**
  * Getting started (shell §4.1's get_started and tour_get_started): a checklist that ticks itself
  * from what exists, each step linking to where it is done. Opening it marks it seen for the user.
  */
-export function GettingStartedPage({ tour = false, onOpen }: GettingStartedPageProps) {
+export function GettingStartedPage({ tour = false, onOpen, onSeen }: GettingStartedPageProps) {
   const checklist = useQuery({ ...gettingStartedQuery(), refetchOnWindowFocus: true })
-  useEffect(() => {
-    void saveLocalStorage({ [ONBOARDING_STATE_KEYS.seenGettingStarted]: 'true' }).catch(() => {})
-  }, [])
+  useEffect(() => onSeen(), [onSeen])
   const steps = checklist.data?.steps ?? []
   const done = steps.filter((s) => s.done).length
   return (

@@ -1,11 +1,9 @@
 import { Alert, Button, Code, CopyButton, Group, Select, Stack, Text } from '@mantine/core'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { PACKAGE_TYPE_NAMES, type PackageTypeName } from '@trove/contracts/repositoryConstants'
-import { SET_ME_UP_TOKEN_EXPIRES_IN, type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
+import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
 import { useState } from 'react'
 import { ApiError } from '../../lib/api'
-import { createToken } from '../profile/api/tokens'
-import { useRepositories } from '../repositories/api/listRepositories'
 import { setMeUpQuery } from './api/onboarding'
 
 export interface SetMeUpProps {
@@ -13,6 +11,10 @@ export interface SetMeUpProps {
   user: string
   /** The repository to start with; the user may pick another. */
   repoKey?: string | null
+  /** The repositories the user may read, as the repository list gives them. */
+  repositories: { key: string; packageType: string; type: string }[]
+  /** Makes a deploy-scoped access token for the user and gives its secret. */
+  generateToken: () => Promise<string>
 }
 
 /** A repository list's type (e.g. `Npm`) as the console names it (`npm`). */
@@ -50,14 +52,13 @@ function Snippet({ snippet }: { snippet: SetMeUpSnippet }) {
  * Set-me-up (shell §4.3): pick a repository; the exact configuration of its package client, with
  * a deploy-scoped token of the user's put in by the button (the token is shown only here, once).
  */
-export function SetMeUp({ user, repoKey = null }: SetMeUpProps) {
-  const repositories = useRepositories()
+export function SetMeUp({ user, repoKey = null, repositories, generateToken }: SetMeUpProps) {
   const [selected, setSelected] = useState<string | null>(repoKey)
   const [token, setToken] = useState<string | null>(null)
   const info = useQuery({ ...setMeUpQuery(selected), enabled: selected !== null })
   const generate = useMutation({
-    mutationFn: () => createToken({ user, expiresIn: SET_ME_UP_TOKEN_EXPIRES_IN, description: 'Set Me Up', scope: 'deploy' }),
-    onSuccess: (created) => setToken(created.access_token),
+    mutationFn: generateToken,
+    onSuccess: setToken,
   })
   const repository = info.data?.repository
   const snippets =
@@ -77,7 +78,7 @@ export function SetMeUp({ user, repoKey = null }: SetMeUpProps) {
         label="Repository"
         placeholder="Choose a repository"
         searchable
-        data={(repositories.data ?? []).map((r) => ({
+        data={repositories.map((r) => ({
           value: r.key,
           label: `${r.key} (${typeName(r.packageType)}, ${r.type.toLowerCase()})`,
         }))}
