@@ -8,11 +8,11 @@ import { LOGO_URL } from '../features/adminConfig/api/generalConfig'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { useFooter } from '../features/auth/api/footer'
 import { localStorageQuery, saveLocalStorage, useEntitlements, useProjects } from '../features/shell/api/startup'
+import { contactUsContextFor } from '../features/shell/contactContext'
 import {
   administrationMenuTarget,
   applicationMenuTarget,
   availableSidebars,
-  contactUsContextFor,
   helpMenu,
   isAdmin,
   menuForVisit,

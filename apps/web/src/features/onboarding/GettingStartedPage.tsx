@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, Progress, Stack, Text, ThemeIcon } from '@mantine/core'
+import { Anchor, Group, Paper, Progress, Stack, Text, ThemeIcon } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { GettingStarted } from '@trove/contracts/onboarding'
 import { useEffect } from 'react'
@@ -86,9 +86,9 @@ export function GettingStartedPage({ tour = false, onOpen, onSeen }: GettingStar
                   <Group gap="xs">
                     <Text fw={600}>{text.title}</Text>
                     {step.done && (
-                      <Badge color="green" variant="light" size="sm">
+                      <Text size="xs" fw={700} tt="uppercase">
                         Done
-                      </Badge>
+                      </Text>
                     )}
                   </Group>
                   <Text size="sm" c="dimmed">

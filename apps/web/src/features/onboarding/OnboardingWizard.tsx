@@ -144,7 +144,7 @@ export function OnboardingWizard({ onDone, onSkip }: OnboardingWizardProps) {
     <Paper withBorder p="xl" maw={720} mx="auto" mt="xl" radius="md">
       <Stack gap="lg">
         <div>
-          <Title order={2}>Welcome to Trove</Title>
+          <Title order={1}>Welcome to Trove</Title>
           <Text c="dimmed" size="sm">
             Three questions, so Trove opens on what matters to you. Your answers are saved as you go.
           </Text>

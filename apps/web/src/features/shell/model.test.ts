@@ -1,12 +1,12 @@
 import type { UserData } from '@trove/contracts/auth'
 import type { Entitlements } from '@trove/contracts/shell'
 import { describe, expect, it } from 'vitest'
+import { contactUsContextFor } from './contactContext'
 import {
   ADMINISTRATION_MENU,
   administrationMenuTarget,
   applicationMenuTarget,
   availableSidebars,
-  contactUsContextFor,
   helpMenu,
   landingPath,
   matchesQuery,

@@ -1,5 +1,4 @@
 import type { UserData } from '@trove/contracts/auth'
-import { type ContactContext, isContactContext } from '@trove/contracts/contactConstants'
 import type { Deployment, Entitlements, Features, Flavour, LicenseType } from '@trove/contracts/shell'
 
 /** Shell §1: the user kinds that decide the landing tab. */
@@ -430,15 +429,6 @@ export function helpMenu(c: ShellContext): ActionItem[] {
   items.push({ id: 'tour', label: 'Navigation Tour', action: 'tour' })
   items.push({ id: 'shortcuts', label: 'Keyboard Shortcuts', action: 'shortcuts' })
   return items
-}
-
-/**
- * Shell §2.7: the context the contact-us dialog opens with: on a cloud trial or in the tour
- * environment, when the query's `contactUsContext` is a known context (§9); otherwise none.
- */
-export function contactUsContextFor(search: Record<string, unknown>, c: ShellContext): ContactContext | null {
-  if (!c.cloudTrial && !isTour(c)) return null
-  return isContactContext(search.contactUsContext) ? search.contactUsContext : null
 }
 
 /** Shell §6: the quick-action menu, with its visibility rules. */
