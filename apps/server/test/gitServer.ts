@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
-import { tempDir } from './testApp.js'
 
 const GIT = '/usr/bin/git'
+const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 const gitEnv = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
