@@ -49,6 +49,16 @@ async function startServer(): Promise<{ url: string; process: ChildProcess }> {
   throw new Error('the server did not start')
 }
 
+/** A screenshot of the screen in the light and the dark theme, when TROVE_E2E_SCREENSHOTS names a folder. */
+async function shoot(page: Page, name: string) {
+  if (!shots) return
+  for (const scheme of ['light', 'dark']) {
+    await page.evaluate((s) => document.documentElement.setAttribute('data-mantine-color-scheme', s), scheme)
+    await page.screenshot({ path: path.join(shots, `${name}-${scheme}.png`), fullPage: true })
+  }
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'))
+}
+
 async function signIn(page: Page, url: string) {
   await page.goto(`${url}/ui/login`)
   await page.getByRole('textbox', { name: 'Username' }).fill('admin')
@@ -95,7 +105,7 @@ test('an admin connects GitLab, picks two repositories for the scanner, and they
   await dialog.getByRole('button', { name: 'Test connection' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Connection successful' })).toContainText('signed in as ada')
   await expect(create).toBeEnabled()
-  if (shots) await page.screenshot({ path: path.join(shots, 'git-integration-modal.png') })
+  await shoot(page, 'git-integration-modal')
   await create.click()
 
   const toast = page.getByText(new RegExp(`^${Messages.integrationCreated} gitlab-[0-9a-f]{12}$`))
@@ -119,11 +129,11 @@ test('an admin connects GitLab, picks two repositories for the scanner, and they
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name).toBe(r.replace('/', '-'))
   }
   expect(fs.existsSync(path.join(dataDir, 'git', key, 'platform__web'))).toBe(false)
-  if (shots) await page.screenshot({ path: path.join(shots, 'git-select-repos.png'), fullPage: true })
+  await shoot(page, 'git-select-repos')
 
   await page.goto(`${server.url}/ui/integrations/vendor/list/gitlab`)
   const row = page.getByRole('row').filter({ hasText: 'GitLab on-prem' })
   await expect(row.getByText('CONNECTED')).toBeVisible()
   await expect(row).toContainText('Security scanner')
-  if (shots) await page.screenshot({ path: path.join(shots, 'git-vendor-table.png'), fullPage: true })
+  await shoot(page, 'git-vendor-table')
 })

@@ -124,7 +124,8 @@ function CreateEditStep({ state, dispatch }: Omit<GitIntegrationModalProps, 'onS
             <Popover
               opened={state.popover !== null}
               onChange={(o) => !o && dispatch({ type: 'hidePopover' })}
-              position="top"
+              position="bottom-start"
+              middlewares={{ flip: false, shift: true }}
               withArrow
             >
               <Popover.Target>

@@ -71,11 +71,15 @@ export function SelectReposPage() {
   const data = repositories.data
   return (
     <>
-      <PageHeader title="Select repositories" breadcrumbs={['Integrations', gitVendor(vcsType)?.displayName ?? vcsType]}>
+      <PageHeader title="Select repositories" breadcrumbs={['Integrations', gitVendor(vcsType)?.displayName ?? vcsType]} />
+      <Group justify="space-between" mb="sm">
+        <Text size="sm" c="dimmed">
+          The security scanner scans the repositories you select; each is cloned here.
+        </Text>
         <Button onClick={() => save.mutate([...chosen].sort())} loading={save.isPending}>
           Save selection ({chosen.size})
         </Button>
-      </PageHeader>
+      </Group>
       {error && (
         <Alert color="red" variant="light" role="alert" mb="sm">
           {error.message || Messages.somethingWentWrong}

@@ -1,4 +1,4 @@
-import { Alert, Button, Menu, Skeleton, Table, Text } from '@mantine/core'
+import { Alert, Button, Group, Menu, Skeleton, Table, Text } from '@mantine/core'
 import { useNavigate, useParams } from '@tanstack/react-router'
 import { type GitIntegration, type GitVendorName, gitVendor } from '@trove/contracts/gitIntegrations'
 import { Messages } from '@trove/contracts/messages'
@@ -79,11 +79,12 @@ export function VendorIntegrationsPage() {
   const open = (integration?: GitIntegration) => dispatch({ type: 'open', vendorName: vendor.name as GitVendorName, integration })
   return (
     <>
-      <PageHeader title={title} breadcrumbs={['Integrations', 'Source control']}>
+      <PageHeader title={title} breadcrumbs={['Integrations', 'Source control']} />
+      <Group justify="flex-end" mb="sm">
         <Button onClick={() => open()} disabled={!git?.available}>
           Add integration
         </Button>
-      </PageHeader>
+      </Group>
       {groups.error && (
         <Alert color="red" variant="light" role="alert" mb="sm">
           {groups.error.message || Messages.somethingWentWrong}
