@@ -46,6 +46,8 @@ import { accountPortalRoutes } from './modules/instance/accountPortal.js'
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
 import { startupRoutes } from './modules/instance/routes.js'
+import { integrationRoutes, vcsIntegrationRoutes } from './modules/integrations/routes.js'
+import { GitIntegrationService } from './modules/integrations/service.js'
 import { onboardingRoutes } from './modules/onboarding/routes.js'
 import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
 import { operationsRoutes } from './modules/operations/routes.js'
@@ -78,6 +80,8 @@ export interface App {
   routes: RouteOptions[]
   /** The link to the node's other worker processes, when it runs several (core/workers.ts). */
   link: WorkerLink | undefined
+  /** Git integrations and the repositories cloned for scanning. */
+  gitIntegrations: GitIntegrationService
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -332,6 +336,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(contactRoutes(ctx), { prefix: '/ui/api/v1' })
   await app.register(contactAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(accountPortalRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  const gitIntegrations = new GitIntegrationService(db.kysely, ctx.secrets, config, log.logger)
+  await app.register(integrationRoutes(ctx, gitIntegrations), { prefix: '/ui/api/v1/integration' })
+  await app.register(vcsIntegrationRoutes(gitIntegrations), { prefix: '/ui/api/v1/xray/ui' })
+  // Of several workers, the first asks the vendors again; claiming each row (repo.claimCheck)
+  // keeps several nodes from asking the same vendor twice in one interval.
+  const retestS = config.integrations.gitRetestIntervalS
+  const retestTimer =
+    retestS > 0 && config.workers.index <= 1
+      ? setInterval(() => {
+          gitIntegrations.retestDue().catch((err) => log.logger.error({ err }, 're-testing git integrations failed'))
+        }, retestS * 1000).unref()
+      : undefined
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
@@ -345,6 +361,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.addHook('onClose', async () => {
     if (gcTimer) clearInterval(gcTimer)
+    if (retestTimer) clearInterval(retestTimer)
+    await gitIntegrations.idle()
     await blobs.close()
     await fctx.artifacts.flushDownloads()
     await db.kysely.destroy()
@@ -364,6 +382,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     operations,
     routes,
     link,
+    gitIntegrations,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true

@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
+  TROVE_GIT_RETEST_INTERVAL_S: z.coerce.number().int().min(0).default(300),
+  TROVE_GIT_BINARY: z.string().min(1).default('/usr/bin/git'),
   TROVE_PACKAGES_CACHE_MS: z.coerce
     .number({ error: 'expected a whole number of milliseconds' })
     .int('expected a whole number of milliseconds')
@@ -127,6 +129,12 @@ export interface Config {
     blobGcIntervalS: number
     /** How long the packages browser may answer from its cache (ms; 0: never); see modules/packages/cache.ts. */
     packagesCacheMs: number
+  }
+  integrations: {
+    /** How often each git integration's vendor is asked again to keep its status true (seconds; 0: never). */
+    gitRetestIntervalS: number
+    /** The git client that clones repositories selected for scanning (an absolute path). */
+    gitBinary: string
   }
   /** shell: the instance model's defaults */
   instance: { flavour: string; deployment: string; features: Record<string, boolean> }
@@ -187,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
       packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
     },
+    integrations: { gitRetestIntervalS: e.TROVE_GIT_RETEST_INTERVAL_S, gitBinary: e.TROVE_GIT_BINARY },
     instance: {
       flavour: e.TROVE_FLAVOUR,
       deployment: e.TROVE_DEPLOYMENT,

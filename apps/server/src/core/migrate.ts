@@ -19,6 +19,7 @@ import * as m0072 from '../../migrations/0072_checksums_later.js'
 import * as m0076 from '../../migrations/0076_builds_console.js'
 import * as m0080 from '../../migrations/0080_artifact_tree.js'
 import * as m0090 from '../../migrations/0090_contact_requests.js'
+import * as m0095 from '../../migrations/0095_git_integrations.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0076_builds_console': m0076,
   '0080_artifact_tree': m0080,
   '0090_contact_requests': m0090,
+  '0095_git_integrations': m0095,
   '0051_node_peers': m0051,
 }
 

@@ -51,6 +51,9 @@ export interface Database {
   reverse_proxies: ReverseProxiesTable
   // contact us
   contact_requests: ContactRequestsTable
+  // git integrations
+  git_integrations: GitIntegrationsTable
+  git_scan_repositories: GitScanRepositoriesTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -490,4 +493,34 @@ export interface ReverseProxiesTable {
   config: string
   created_at: number
   updated_at: number
+}
+
+/** A git vendor connection (packages-and-operations §3); the token is sealed, never returned. */
+export interface GitIntegrationsTable {
+  id: Generated<number>
+  key: string
+  vendor: string
+  name: string
+  url: string
+  user_name: string
+  token_sealed: string
+  status: string
+  status_message: string | null
+  /** When the vendor was last asked (ms); the periodic re-test claims a row by moving it. */
+  checked_at: number
+  created_at: number
+  created_by: string | null
+}
+
+/** A repository selected for the security scanner, and where its clone stands. */
+export interface GitScanRepositoriesTable {
+  id: Generated<number>
+  integration_id: number
+  full_name: string
+  clone_url: string
+  status: string
+  head_commit: string | null
+  error: string | null
+  selected_at: number
+  cloned_at: number | null
 }

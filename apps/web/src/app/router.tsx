@@ -37,6 +37,7 @@ import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
 import { contactRoutes } from './routes/contact'
+import { gitIntegrationRoutes } from './routes/gitIntegrations'
 import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
@@ -411,6 +412,7 @@ const routeTree = rootRoute.addChildren([
     ...appScreens,
     ...onboardingScreens,
     ...packagesRoutes(appLayout),
+    ...gitIntegrationRoutes(appLayout),
     ...shell.appRoutes,
     // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
     shell.adminRoute.addChildren([

@@ -1,0 +1,269 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type {
+  ConnectionTestResult,
+  GitIntegration,
+  GitIntegrationForm,
+  GitVendorName,
+  IntegrationGroup,
+  SelectedRepository,
+  VcsIntegration,
+} from '@trove/contracts/gitIntegrations'
+import { GIT_VENDORS } from '@trove/contracts/gitIntegrations'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import { conflict, HttpError, notFound } from '../../core/errors.js'
+import type { Database } from '../../core/schema.js'
+import type { SecretBox } from '../../core/secretBox.js'
+import { checkConnection, findRepository, listRepositories, testConnection, vendorUrl } from './connection.js'
+import { clonePath, cloneRepository } from './gitClone.js'
+import * as repo from './repo.js'
+import { VENDOR_APIS, type VendorCredentials } from './vendors.js'
+
+/** The form after the contract's schema: vendor resolved to its name, type to git. */
+export type ParsedForm = Omit<GitIntegrationForm, 'vendorName' | 'integrationType' | 'token' | 'url'> & {
+  vendorName: GitVendorName
+  token: string
+  url: string
+}
+
+const duplicateName = (name: string) => conflict(`integrationName: an integration named ${name} already exists`)
+const tokenRequired = () => new HttpError(400, 'token: Token is required')
+
+/**
+ * Git integrations (packages-and-operations §3, §4, §7): the vendors an administrator connected,
+ * their connection status, and the repositories chosen for the security scanner.
+ */
+export class GitIntegrationService {
+  /** Clones run one at a time per node, in the order they were asked for. */
+  private cloneQueue: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly secrets: SecretBox,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
+
+  private view(row: repo.IntegrationRow, selected: number): GitIntegration {
+    return {
+      key: row.key,
+      vendorName: row.vendor,
+      name: row.name,
+      type: 'git',
+      url: row.url,
+      username: row.user_name,
+      products: selected > 0 ? ['xray'] : [],
+      status: row.status as GitIntegration['status'],
+      statusMessage: row.status_message,
+      checkedAt: Number(row.checked_at),
+    }
+  }
+
+  private credentials(row: repo.IntegrationRow): VendorCredentials {
+    return { url: row.url, userName: row.user_name, token: this.secrets.open(row.token_sealed) }
+  }
+
+  private async row(key: string): Promise<repo.IntegrationRow> {
+    const row = await repo.integrationByKey(this.db, key)
+    if (!row) throw notFound(`No git integration with key ${key}`)
+    return row
+  }
+
+  async list(): Promise<GitIntegration[]> {
+    const [rows, counts] = await Promise.all([repo.listIntegrationRows(this.db), repo.selectedCounts(this.db)])
+    const selected = new Map(counts.map((c) => [c.integration_id, Number(c.count)]))
+    return rows.map((r) => this.view(r, selected.get(r.id) ?? 0))
+  }
+
+  /** §3 "Integration group": git, available when the scanner runs here, with one item per vendor. */
+  async groups(): Promise<IntegrationGroup[]> {
+    const all = await this.list()
+    const items = GIT_VENDORS.map((v) => {
+      const integrations = all.filter((i) => i.vendorName === v.name)
+      return {
+        id: v.id,
+        name: v.name,
+        displayName: v.displayName,
+        configured: integrations.length > 0,
+        connected: integrations.some((i) => i.status === 'CONNECTED'),
+        integrations,
+      }
+    })
+    return [{ type: 'git', available: this.config.node.modules.includes('scanner'), items }]
+  }
+
+  /**
+   * The credentials a form stands for. An empty token means "the saved one", allowed only for a
+   * saved integration whose URL and user name stay as they were: a saved token is never sent anywhere new.
+   */
+  private async formCredentials(form: ParsedForm, saved?: repo.IntegrationRow): Promise<VendorCredentials> {
+    const url = vendorUrl(form.vendorName, form.url)
+    if (form.token) return { url, userName: form.userName, token: form.token }
+    if (!saved || saved.url !== url || saved.user_name !== form.userName || saved.vendor !== form.vendorName)
+      throw tokenRequired()
+    return this.credentials(saved)
+  }
+
+  async test(form: ParsedForm): Promise<ConnectionTestResult> {
+    const saved = form.integrationKey ? await repo.integrationByKey(this.db, form.integrationKey) : undefined
+    const credentials = await this.formCredentials(form, saved)
+    return { connected: true, vendorUser: await testConnection(form.vendorName, credentials) }
+  }
+
+  /** Creates an integration whose token the vendor accepts; a refused token stores nothing. */
+  async create(form: ParsedForm, createdBy: string | null): Promise<string> {
+    if (!form.token) throw tokenRequired()
+    if (await repo.integrationByName(this.db, form.integrationName)) throw duplicateName(form.integrationName)
+    const credentials = await this.formCredentials(form)
+    await testConnection(form.vendorName, credentials)
+    const key = `${form.vendorName.toLowerCase()}-${crypto.randomBytes(6).toString('hex')}`
+    const now = Date.now()
+    try {
+      await repo.insertIntegration(this.db, {
+        key,
+        vendor: form.vendorName,
+        name: form.integrationName,
+        url: credentials.url,
+        user_name: credentials.userName,
+        token_sealed: this.secrets.seal(credentials.token),
+        status: 'CONNECTED',
+        status_message: null,
+        checked_at: now,
+        created_at: now,
+        created_by: createdBy,
+      })
+    } catch (error) {
+      // Two administrators choosing one name at once: the unique index decides.
+      if (await repo.integrationByName(this.db, form.integrationName)) throw duplicateName(form.integrationName)
+      throw error
+    }
+    return key
+  }
+
+  /** Updates an integration; changed credentials are tested first, and a refused token changes nothing. */
+  async update(key: string, form: ParsedForm): Promise<string> {
+    const saved = await this.row(key)
+    if (form.vendorName !== saved.vendor) throw new HttpError(400, 'vendorName: an integration keeps its vendor')
+    const named = await repo.integrationByName(this.db, form.integrationName)
+    if (named && named.key !== key) throw duplicateName(form.integrationName)
+    const credentials = await this.formCredentials(form, saved)
+    const changed = credentials.url !== saved.url || credentials.userName !== saved.user_name || Boolean(form.token)
+    const tested = changed ? await testConnection(form.vendorName, credentials) : null
+    await repo.updateIntegration(this.db, key, {
+      name: form.integrationName,
+      url: credentials.url,
+      user_name: credentials.userName,
+      ...(tested
+        ? {
+            token_sealed: this.secrets.seal(credentials.token),
+            status: 'CONNECTED',
+            status_message: null,
+            checked_at: Date.now(),
+          }
+        : {}),
+    })
+    return key
+  }
+
+  async remove(key: string): Promise<string> {
+    const row = await this.row(key)
+    await repo.deleteIntegration(this.db, row.id)
+    await fs.rm(path.join(this.config.dataDir, 'git', row.key), { recursive: true, force: true })
+    return key
+  }
+
+  /**
+   * Asks again every vendor not asked within the interval, so statuses stay true. Each row is
+   * claimed first (repo.claimCheck), so of several nodes one asks.
+   */
+  async retestDue(now = Date.now()): Promise<number> {
+    const before = now - this.config.integrations.gitRetestIntervalS * 1000
+    let asked = 0
+    for (const row of await repo.integrationsCheckedBefore(this.db, before)) {
+      if (!(await repo.claimCheck(this.db, row.id, Number(row.checked_at), now))) continue
+      asked++
+      const check = await checkConnection(row.vendor as GitVendorName, this.credentials(row)).catch((error: Error) => ({
+        status: 'CONFIGURED' as const,
+        vendorUser: null,
+        message: error.message,
+      }))
+      await repo.updateIntegration(this.db, row.key, { status: check.status, status_message: check.message })
+    }
+    return asked
+  }
+
+  /** GET /xray/ui/vcs_integrations: the integrations the scanner can use, by integration_id. */
+  async vcsIntegrations(): Promise<VcsIntegration[]> {
+    const [rows, counts] = await Promise.all([repo.listIntegrationRows(this.db), repo.selectedCounts(this.db)])
+    const selected = new Map(counts.map((c) => [c.integration_id, Number(c.count)]))
+    return rows.map((r) => ({
+      integration_id: r.key,
+      name: r.name,
+      vendor: r.vendor,
+      status: r.status as VcsIntegration['status'],
+      selected: selected.get(r.id) ?? 0,
+    }))
+  }
+
+  async repositories(key: string, page: number) {
+    const row = await this.row(key)
+    return listRepositories(row.vendor as GitVendorName, this.credentials(row), page)
+  }
+
+  private selectedView = (r: repo.ScanRepositoryRow): SelectedRepository => ({
+    fullName: r.full_name,
+    cloneUrl: r.clone_url,
+    status: r.status as SelectedRepository['status'],
+    headCommit: r.head_commit,
+    error: r.error,
+    clonedAt: r.cloned_at === null ? null : Number(r.cloned_at),
+  })
+
+  async selected(key: string): Promise<SelectedRepository[]> {
+    const row = await this.row(key)
+    return (await repo.scanRepositories(this.db, row.id)).map(this.selectedView)
+  }
+
+  /**
+   * Stores the selection for the security scanner and clones each newly chosen repository. Each
+   * is looked up at the vendor first, so the clone URL is the vendor's, never the caller's.
+   */
+  async select(key: string, fullNames: string[]): Promise<SelectedRepository[]> {
+    const row = await this.row(key)
+    const vendor = row.vendor as GitVendorName
+    const credentials = this.credentials(row)
+    const chosen = []
+    for (const fullName of [...new Set(fullNames)]) chosen.push(await findRepository(vendor, credentials, fullName))
+    const before = new Set((await repo.scanRepositories(this.db, row.id)).map((r) => r.full_name))
+    const rows = await repo.replaceSelection(this.db, row.id, chosen, Date.now())
+    const kept = new Set(rows.map((r) => r.full_name))
+    for (const gone of before) {
+      if (!kept.has(gone)) await fs.rm(clonePath(this.config.dataDir, row.key, gone), { recursive: true, force: true })
+    }
+    for (const added of rows.filter((r) => r.status === 'pending')) this.enqueueClone(row, added, credentials)
+    return rows.map(this.selectedView)
+  }
+
+  private enqueueClone(integration: repo.IntegrationRow, target: repo.ScanRepositoryRow, credentials: VendorCredentials) {
+    const header = VENDOR_APIS[integration.vendor as GitVendorName].gitHeader(credentials)
+    const where = clonePath(this.config.dataDir, integration.key, target.full_name)
+    this.cloneQueue = this.cloneQueue.then(async () => {
+      try {
+        const head = await cloneRepository(this.config.integrations.gitBinary, target.clone_url, header, where)
+        await repo.recordClone(this.db, target.id, { status: 'cloned', headCommit: head, error: null, at: Date.now() })
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000)
+        this.log.warn({ repository: target.full_name, err: message }, 'cloning a repository for scanning failed')
+        await repo.recordClone(this.db, target.id, { status: 'failed', headCommit: null, error: message, at: Date.now() })
+      }
+    })
+  }
+
+  /** Waits for the clones asked for so far (shutdown, tests). */
+  idle(): Promise<void> {
+    return this.cloneQueue
+  }
+}

@@ -1,0 +1,132 @@
+import { Alert, Badge, Button, Checkbox, Code, Group, Skeleton, Table, Text } from '@mantine/core'
+import { useSearch } from '@tanstack/react-router'
+import { gitVendor, type SelectedRepository } from '@trove/contracts/gitIntegrations'
+import { Messages } from '@trove/contracts/messages'
+import { useEffect, useState } from 'react'
+import { PageHeader } from '../../ui/PageHeader'
+import { useRepositories, useSaveSelection, useSelected } from './api/repositories'
+
+const CLONE_STATUS: Record<SelectedRepository['status'], { label: string; color: string }> = {
+  pending: { label: 'Cloning', color: 'blue' },
+  cloned: { label: 'Cloned', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+}
+
+function Selected({ rows }: { rows: SelectedRepository[] }) {
+  if (rows.length === 0) return null
+  return (
+    <Table withTableBorder mt="lg" aria-label="Repositories selected for scanning">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Selected repository</Table.Th>
+          <Table.Th>Clone</Table.Th>
+          <Table.Th>HEAD commit</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={r.fullName}>
+            <Table.Td>{r.fullName}</Table.Td>
+            <Table.Td>
+              <Badge color={CLONE_STATUS[r.status].color} variant="dot" style={{ overflow: 'visible' }}>
+                {CLONE_STATUS[r.status].label}
+              </Badge>
+              {r.error && (
+                <Text size="xs" c="red.9">
+                  {r.error}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{r.headCommit ? <Code>{r.headCommit.slice(0, 12)}</Code> : '—'}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  )
+}
+
+/**
+ * Route gitRepoScan.selectRepos (§2), opened with vcsType and integrationId: the repositories the
+ * integration's token can see, a vendor page at a time; the chosen ones are kept for the security
+ * scanner and cloned.
+ */
+export function SelectReposPage() {
+  const { vcsType = '', integrationId = '' } = useSearch({ strict: false }) as { vcsType?: string; integrationId?: string }
+  const [page, setPage] = useState(1)
+  const repositories = useRepositories(integrationId, page)
+  const selected = useSelected(integrationId)
+  const save = useSaveSelection(integrationId)
+  const [chosen, setChosen] = useState<Set<string>>(new Set())
+  useEffect(() => {
+    if (selected.data && !save.isPending) setChosen(new Set(selected.data.map((r) => r.fullName)))
+  }, [selected.data, save.isPending])
+  const toggle = (name: string, on: boolean) =>
+    setChosen((prev) => {
+      const next = new Set(prev)
+      if (on) next.add(name)
+      else next.delete(name)
+      return next
+    })
+  const error = repositories.error ?? selected.error ?? save.error
+  const data = repositories.data
+  return (
+    <>
+      <PageHeader title="Select repositories" breadcrumbs={['Integrations', gitVendor(vcsType)?.displayName ?? vcsType]} />
+      <Group justify="space-between" mb="sm">
+        <Text size="sm" c="dimmed">
+          The security scanner scans the repositories you select; each is cloned here.
+        </Text>
+        <Button onClick={() => save.mutate([...chosen].sort())} loading={save.isPending}>
+          Save selection ({chosen.size})
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" variant="light" role="alert" mb="sm">
+          {error.message || Messages.somethingWentWrong}
+        </Alert>
+      )}
+      {repositories.isPending ? (
+        <Skeleton h={200} />
+      ) : (
+        <Table striped withTableBorder aria-label="Repositories">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40} />
+              <Table.Th>Repository</Table.Th>
+              <Table.Th>Default branch</Table.Th>
+              <Table.Th>Visibility</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.repositories.map((r) => (
+              <Table.Tr key={r.fullName}>
+                <Table.Td>
+                  <Checkbox
+                    aria-label={r.fullName}
+                    checked={chosen.has(r.fullName)}
+                    onChange={(e) => toggle(r.fullName, e.currentTarget.checked)}
+                  />
+                </Table.Td>
+                <Table.Td>{r.fullName}</Table.Td>
+                <Table.Td>{r.defaultBranch ?? '—'}</Table.Td>
+                <Table.Td>{r.private ? 'Private' : 'Public'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Group justify="flex-end" mt="sm" gap="xs">
+        <Text size="sm" c="dimmed">
+          Page {page}
+        </Text>
+        <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          Previous
+        </Button>
+        <Button variant="default" size="xs" disabled={!data?.nextPage} onClick={() => data?.nextPage && setPage(data.nextPage)}>
+          Next
+        </Button>
+      </Group>
+      <Selected rows={selected.data ?? []} />
+    </>
+  )
+}

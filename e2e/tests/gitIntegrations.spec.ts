@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { Messages } from '@trove/contracts/messages'
+import { type GitServer, startGitServer } from '../../apps/server/test/gitServer'
+import { expectedGitAuthorization, startVendor, type VendorStandIn } from '../../apps/server/test/gitVendors'
+import { ADMIN_PASSWORD } from '../playwright.config'
+
+// Git integrations serve the security scanner, so this journey runs its own server with the
+// scanner module on (the shared servers run the repository alone), on its own data dir.
+const dataDir = `${process.env.TROVE_E2E_DATA_DIR}/git-integrations`
+const shots = process.env.TROVE_E2E_SCREENSHOTS
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function startServer(): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['../apps/server/dist/src/main.js'], {
+    env: {
+      ...process.env,
+      TROVE_PORT: String(port),
+      TROVE_HOST: '127.0.0.1',
+      TROVE_DATA_DIR: dataDir,
+      TROVE_LOG_STDOUT: 'false',
+      TROVE_MODULES: 'repository,scanner',
+      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    },
+    stdio: 'ignore',
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 150; i++) {
+    const up = await fetch(`${url}/api/system/ping`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return { url, process: child }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  child.kill()
+  throw new Error('the server did not start')
+}
+
+/** A screenshot of the screen in the light and the dark theme, when TROVE_E2E_SCREENSHOTS names a folder. */
+async function shoot(page: Page, name: string) {
+  if (!shots) return
+  for (const scheme of ['light', 'dark']) {
+    await page.evaluate((s) => document.documentElement.setAttribute('data-mantine-color-scheme', s), scheme)
+    await page.screenshot({ path: path.join(shots, `${name}-${scheme}.png`), fullPage: true })
+  }
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'))
+}
+
+async function signIn(page: Page, url: string) {
+  await page.goto(`${url}/ui/login`)
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).not.toHaveURL(/\/login/)
+}
+
+const REPOS = ['platform/api', 'platform/web', 'platform/docs']
+let server: { url: string; process: ChildProcess }
+let git: GitServer
+let gitlab: VendorStandIn
+const heads: Record<string, string> = {}
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000)
+  git = await startGitServer(expectedGitAuthorization('gitlab', 'ada', 'glpat-e2e-token'))
+  for (const r of REPOS)
+    heads[r] = git.addRepository(r, { 'package.json': JSON.stringify({ name: r.replace('/', '-'), version: '1.0.0' }) })
+  gitlab = await startVendor('gitlab', { userName: 'ada', token: 'glpat-e2e-token', repositories: REPOS, cloneUrl: git.cloneUrl })
+  server = await startServer()
+})
+test.afterAll(async () => {
+  server?.process.kill()
+  await gitlab?.close()
+  await git?.close()
+})
+
+test('an admin connects GitLab, picks two repositories for the scanner, and they are cloned', async ({ page }) => {
+  test.setTimeout(90_000)
+  await signIn(page, server.url)
+  await page.goto(`${server.url}/ui/integrations/vendor/list/gitlab`)
+  await expect(page.getByRole('heading', { name: 'GitLab integrations' })).toBeVisible()
+  await expect(page.getByText('No GitLab integration yet')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Add integration' }).click()
+  const dialog = page.getByRole('dialog', { name: 'New GitLab integration' })
+  await dialog.getByRole('textbox', { name: 'Integration name' }).fill('GitLab on-prem')
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(gitlab.url)
+  await dialog.getByRole('textbox', { name: 'User name' }).fill('ada')
+  await dialog.getByLabel('Token').fill('glpat-e2e-token')
+  const create = dialog.getByRole('button', { name: 'Create' })
+  await expect(create).toBeDisabled()
+  await dialog.getByRole('button', { name: 'Test connection' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Connection successful' })).toContainText('signed in as ada')
+  await expect(create).toBeEnabled()
+  await shoot(page, 'git-integration-modal')
+  await create.click()
+
+  const toast = page.getByText(new RegExp(`^${Messages.integrationCreated} gitlab-[0-9a-f]{12}$`))
+  await expect(toast).toBeVisible()
+  const key = ((await toast.textContent()) ?? '').split(' ').at(-1) as string
+
+  await expect(page.getByRole('dialog', { name: 'Select service' })).toBeVisible()
+  await page.getByRole('button', { name: 'Security scanner' }).click()
+  await expect(page).toHaveURL(new RegExp(`/ui/gitRepoScan/selectRepos\\?vcsType=gitlab&integrationId=${key}$`))
+  await page.getByRole('checkbox', { name: 'platform/api' }).check()
+  await page.getByRole('checkbox', { name: 'platform/docs' }).check()
+  await page.getByRole('button', { name: 'Save selection (2)' }).click()
+
+  const selected = page.getByRole('table', { name: 'Repositories selected for scanning' })
+  for (const r of ['platform/api', 'platform/docs']) {
+    const row = selected.getByRole('row').filter({ hasText: r })
+    await expect(row.getByText('Cloned')).toBeVisible({ timeout: 20_000 })
+    await expect(row).toContainText((heads[r] as string).slice(0, 12))
+    // The clone is on the server's disk, at the commit the git server has.
+    const dir = path.join(dataDir, 'git', key, r.replace('/', '__'))
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name).toBe(r.replace('/', '-'))
+  }
+  expect(fs.existsSync(path.join(dataDir, 'git', key, 'platform__web'))).toBe(false)
+  await shoot(page, 'git-select-repos')
+
+  await page.goto(`${server.url}/ui/integrations/vendor/list/gitlab`)
+  const row = page.getByRole('row').filter({ hasText: 'GitLab on-prem' })
+  await expect(row.getByText('CONNECTED')).toBeVisible()
+  await expect(row).toContainText('Security scanner')
+  await shoot(page, 'git-vendor-table')
+})
