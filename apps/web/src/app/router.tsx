@@ -37,6 +37,7 @@ import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
 import { contactRoutes } from './routes/contact'
+import { integrationsRoutes } from './routes/integrations'
 import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
@@ -55,8 +56,6 @@ declare module '@tanstack/react-router' {
     title?: string
   }
 }
-
-const pending = () => screen('pending', () => import('./screens/PendingScreen'), 'PendingScreen')
 
 /** Full-page navigation away from the console; the router waits while the browser leaves. */
 function leaveFor(url: string): Promise<never> {
@@ -371,9 +370,6 @@ const accountPortalRoute = createRoute({
   ),
 })
 
-const appScreens = [['/integrations', 'integrations', 'Integrations']].map(([path, name, title]) =>
-  createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
-)
 const onboardingScreens = (
   [
     ['/onboarding', 'onboarding', 'Welcome', 'OnboardingScreen'],
@@ -408,7 +404,7 @@ const routeTree = rootRoute.addChildren([
     profileRoute,
     authorizationRoute,
     accountPortalRoute,
-    ...appScreens,
+    ...integrationsRoutes(appLayout),
     ...onboardingScreens,
     ...packagesRoutes(appLayout),
     ...shell.appRoutes,
