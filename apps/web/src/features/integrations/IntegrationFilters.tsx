@@ -53,8 +53,7 @@ export function IntegrationFilters(props: IntegrationFiltersProps) {
       aria-label={Messages.integrationFilters}
       withBorder
       p="md"
-      w={Limits.integrationSideFilterWidthPx}
-      style={{ flexShrink: 0 }}
+      style={{ flexShrink: 0, width: Limits.integrationSideFilterWidthPx }}
     >
       <Group justify="space-between" mb="sm">
         <Text fw={700}>{Messages.integrationFilters}</Text>

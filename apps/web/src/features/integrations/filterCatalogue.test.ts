@@ -45,7 +45,8 @@ describe('catalogue filtering', () => {
   const ids = (filter: Partial<typeof NO_FILTER>) => filterCatalogue(items, { ...NO_FILTER, ...filter }).map((i) => i.id)
 
   it('matches the search as a case-insensitive substring of the label', () => {
-    expect(ids({ search: 'AZ' })).toEqual(['Azure Pipelines'])
+    expect(ids({ search: 'AZURE' })).toEqual(['Azure Pipelines'])
+    expect(ids({ search: 'az' })).toEqual(['Amazon ECS', 'Azure Pipelines'])
     expect(ids({ search: 'git' })).toEqual(['GitHub'])
     expect(ids({ search: 'zzz' })).toEqual([])
   })
