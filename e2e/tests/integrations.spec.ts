@@ -35,6 +35,7 @@ test('an admin filters the catalogue, and Set Up of npm opens quick repository c
   await page.goto('/ui/integrations')
   await expect(page).toHaveTitle('Integrations - Trove')
   const cards = grid(page).getByRole('listitem')
+  await expect(cards.first()).toBeVisible()
   const total = await cards.count()
   expect(total).toBeGreaterThanOrEqual(20)
   await expect(page.getByLabel(`${total} integrations shown`)).toBeVisible()
@@ -77,6 +78,7 @@ test('a non-admin sees only documentation links, opened in a new tab without ope
   await signIn(user, 'e2e-integrations-user', 'integrations-user-1')
   await expect(grid(user).getByRole('button')).toHaveCount(0)
   const links = grid(user).getByRole('link')
+  await expect(links.first()).toBeVisible()
   expect(await links.count()).toBeGreaterThanOrEqual(20)
   for (const link of await links.all()) {
     await expect(link).toHaveAttribute('target', '_blank')
