@@ -55,12 +55,16 @@ export function IntegrationCard({
 }) {
   if (admin && item.configureAction)
     return (
-      <UnstyledButton onClick={() => onOpen(item)} h="100%" aria-haspopup="dialog">
+      <UnstyledButton onClick={() => onOpen(item)} w="100%" h="100%" aria-haspopup="dialog">
         <Face item={item} learnMore={false} />
       </UnstyledButton>
     )
   return (
-    <a href={item.documentationLink} {...NEW_TAB} style={{ color: 'inherit', textDecoration: 'none', height: '100%' }}>
+    <a
+      href={item.documentationLink}
+      {...NEW_TAB}
+      style={{ color: 'inherit', textDecoration: 'none', display: 'block', width: '100%', height: '100%' }}
+    >
       <Face item={item} learnMore />
     </a>
   )

@@ -118,7 +118,7 @@ export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: Integrat
               style={{ listStyle: 'none', padding: 0, margin: 0 }}
             >
               {shown.map((item) => (
-                <li key={item.id} style={{ minHeight: 120 }}>
+                <li key={item.id} style={{ minHeight: 120, display: 'flex' }}>
                   <IntegrationCard item={item} admin={admin} onOpen={setDialogItem} />
                 </li>
               ))}
