@@ -19,6 +19,11 @@ export const Limits = {
   uptimeMaxUnits: 2,
   integrationFilterDebounceMs: 300,
   integrationSideFilterWidthPx: 314,
+  integrationDefaultIconScale: 1,
+  /** Catalogue items sort by rank, 1 (first) to 10; an item without one takes the default. */
+  integrationRankMin: 1,
+  integrationRankMax: 10,
+  integrationDefaultRank: 10,
   walkThroughModalWidthPx: 420,
 } as const
 

@@ -85,6 +85,10 @@ export const Messages = {
   notScanned: 'Not Scanned',
 
   // Integrations
+  integrationsTitle: 'Integrations',
+  integrationFilterAll: 'All',
+  integrationCategories: 'Categories',
+  integrationCloudVendor: 'Cloud Vendor',
   searchIntegrations: 'Search for integrations',
   noIntegrationsFound: 'No integrations found',
   noIntegrationsHint: 'Try searching for a different integration or change your filter selection on the right',
@@ -127,7 +131,32 @@ export const Messages = {
   cliRegistrationWaiting:
     '{client} is waiting for you to sign in. After signing in you approve it with the code ending in {code}.',
   noPeersSeen: 'Sees no other node',
+  // Integrations: Trove's own texts where the spec is silent
+  integrationFilters: 'Filters',
+  ideIntegrationBaseUrl: 'Base URL',
+  ideIntegrationUser: 'User name',
+  ideIntegrationApiKey: 'API key',
+  ideIntegrationPassword: 'Your password',
+  ideIntegrationShowKey: 'Show API key',
+  ideIntegrationHint: 'Point {tool} at this address and sign in with your user name and API key.',
 } as const
+
+/** The catalogue's categories (packages §3), as its side panel names them. */
+export const INTEGRATION_CATEGORY_LABELS = {
+  sourceControl: 'Source Control',
+  packages: 'Packages',
+  cloudNative: 'Cloud Native',
+  aiMlOps: 'AI/MLOps',
+  authentication: 'Authentication',
+  cicd: 'CI/CD',
+  ide: 'IDE',
+  security: 'Security',
+} as const
+export type IntegrationCategory = keyof typeof INTEGRATION_CATEGORY_LABELS
+
+/** The catalogue's cloud vendors (packages §3). */
+export const CLOUD_VENDOR_LABELS = { aws: 'AWS', azure: 'Azure', gcp: 'GCP' } as const
+export type CloudVendor = keyof typeof CLOUD_VENDOR_LABELS
 
 export type MessageKey = keyof typeof Messages
 

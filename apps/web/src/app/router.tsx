@@ -38,6 +38,7 @@ import { follow, screen } from './routeHelpers'
 import { accessRoutes } from './routes/access'
 import { contactRoutes } from './routes/contact'
 import { gitIntegrationRoutes } from './routes/gitIntegrations'
+import { integrationsRoutes } from './routes/integrations'
 import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
@@ -56,8 +57,6 @@ declare module '@tanstack/react-router' {
     title?: string
   }
 }
-
-const pending = () => screen('pending', () => import('./screens/PendingScreen'), 'PendingScreen')
 
 /** Full-page navigation away from the console; the router waits while the browser leaves. */
 function leaveFor(url: string): Promise<never> {
@@ -372,9 +371,6 @@ const accountPortalRoute = createRoute({
   ),
 })
 
-const appScreens = [['/integrations', 'integrations', 'Integrations']].map(([path, name, title]) =>
-  createRoute({ getParentRoute: () => appLayout, path: path as string, staticData: { name, title }, component: pending() }),
-)
 const onboardingScreens = (
   [
     ['/onboarding', 'onboarding', 'Welcome', 'OnboardingScreen'],
@@ -409,7 +405,7 @@ const routeTree = rootRoute.addChildren([
     profileRoute,
     authorizationRoute,
     accountPortalRoute,
-    ...appScreens,
+    ...integrationsRoutes(appLayout),
     ...onboardingScreens,
     ...packagesRoutes(appLayout),
     ...gitIntegrationRoutes(appLayout),
