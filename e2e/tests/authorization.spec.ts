@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { signInAsAdmin } from './signIn'
 
 const USER = 'e2e-aurora'
@@ -37,7 +37,7 @@ test('the authorization screen shows a user what the permission model lets them 
 
   // The admin is told they hold everything.
   await page.goto('/ui/authorization')
-  await expect(page.getByRole('status').filter({ hasText: Messages.adminHoldsEverything })).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: ScreenMessages.adminHoldsEverything })).toBeVisible()
   await page.getByRole('textbox', { name: 'Filter repositories' }).fill('auth-')
   const adminRow = page.getByRole('table', { name: 'Repository permissions' }).getByRole('row', { name: /auth-other-local/ })
   await expect(adminRow.getByRole('cell', { name: 'Manage: yes' })).toBeVisible()
@@ -58,9 +58,9 @@ test('the authorization screen shows a user what the permission model lets them 
   await expect(row.getByRole('cell', { name: 'Deploy/Cache: yes' })).toBeVisible()
   await expect(row.getByRole('cell', { name: 'Delete/Overwrite: no' })).toBeVisible()
   await expect(table.getByRole('row', { name: /auth-other-local/ })).toHaveCount(0)
-  await expect(user.getByText(Messages.adminHoldsEverything)).toHaveCount(0)
-  await expect(user.getByText(Messages.noProjectMemberships)).toBeVisible()
+  await expect(user.getByText(ScreenMessages.adminHoldsEverything)).toHaveCount(0)
+  await expect(user.getByText(ScreenMessages.noProjectMemberships)).toBeVisible()
   await user.getByRole('textbox', { name: 'Filter repositories' }).fill('other')
-  await expect(user.getByText(Messages.noRepositoryMatches)).toBeVisible()
+  await expect(user.getByText(ScreenMessages.noRepositoryMatches)).toBeVisible()
   await context.close()
 })

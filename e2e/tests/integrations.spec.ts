@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { signInAsAdmin } from './signIn'
 
 // The integrations catalogue (packages §2) and the IDE integration (§4), each journey with users of
@@ -25,10 +25,10 @@ async function signIn(page: Page, user: string, password: string) {
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page).not.toHaveURL(/\/ui\/login/)
   await page.goto('/ui/integrations')
-  await expect(page.getByRole('heading', { name: Messages.integrationsTitle, level: 1 })).toBeVisible()
+  await expect(page.getByRole('heading', { name: ScreenMessages.integrationsTitle, level: 1 })).toBeVisible()
 }
 
-const grid = (page: Page) => page.getByRole('list', { name: Messages.integrationsTitle })
+const grid = (page: Page) => page.getByRole('list', { name: ScreenMessages.integrationsTitle })
 
 test('an admin filters the catalogue, and Set Up of npm opens quick repository creation with npm ticked', async ({ page }) => {
   await signInAsAdmin(page)
@@ -45,16 +45,16 @@ test('an admin filters the catalogue, and Set Up of npm opens quick repository c
   await page.getByRole('button', { name: 'Clear search' }).click()
   await expect(cards).toHaveCount(total)
 
-  const categories = page.getByRole('group', { name: Messages.integrationCategories })
+  const categories = page.getByRole('group', { name: ScreenMessages.integrationCategories })
   await categories.getByRole('checkbox', { name: 'Source Control' }).check()
-  await expect(categories.getByRole('checkbox', { name: Messages.integrationFilterAll })).not.toBeChecked()
+  await expect(categories.getByRole('checkbox', { name: ScreenMessages.integrationFilterAll })).not.toBeChecked()
   await expect(cards).toHaveText(['GitHub', 'GitLab', 'Bitbucket Cloud', 'Bitbucket Server'])
-  await page.getByRole('group', { name: Messages.integrationCloudVendor }).getByRole('checkbox', { name: 'AWS' }).check()
+  await page.getByRole('group', { name: ScreenMessages.integrationCloudVendor }).getByRole('checkbox', { name: 'AWS' }).check()
   await expect(page.getByText(Messages.noIntegrationsFound)).toBeVisible()
   await expect(page.getByText(Messages.noIntegrationsHint)).toBeVisible()
-  await categories.getByRole('checkbox', { name: Messages.integrationFilterAll }).check()
+  await categories.getByRole('checkbox', { name: ScreenMessages.integrationFilterAll }).check()
   await expect(cards).toHaveText(['Amazon ECS'])
-  await page.getByRole('group', { name: Messages.integrationCloudVendor }).getByRole('checkbox', { name: 'AWS' }).uncheck()
+  await page.getByRole('group', { name: ScreenMessages.integrationCloudVendor }).getByRole('checkbox', { name: 'AWS' }).uncheck()
 
   // An admin's dialog: the documentation link opens in a new tab without opener or referrer.
   await grid(page).getByRole('button', { name: 'GitLab' }).click()
@@ -105,8 +105,8 @@ test('the IDE modal shows the base URL and an API key that works with npm whoami
   const modal = ide.getByRole('dialog', { name: 'Visual Studio Code' })
   await expect(modal.getByTestId('ide-base-url')).toHaveText(baseURL ?? '')
   await expect(modal.getByTestId('ide-user')).toHaveText('e2e-ide-admin')
-  await modal.getByLabel(Messages.ideIntegrationPassword).fill('ide-admin-password')
-  await modal.getByRole('button', { name: Messages.ideIntegrationShowKey }).click()
+  await modal.getByLabel(ScreenMessages.ideIntegrationPassword).fill('ide-admin-password')
+  await modal.getByRole('button', { name: ScreenMessages.ideIntegrationShowKey }).click()
   const apiKey = (await modal.getByTestId('ide-api-key').textContent()) ?? ''
   expect(apiKey).toMatch(/^trove_ak_/)
   const shownBaseUrl = (await modal.getByTestId('ide-base-url').textContent()) ?? ''
@@ -134,8 +134,8 @@ test('the IDE modal shows the base URL and an API key that works with npm whoami
   await grid(ide).getByRole('button', { name: 'JetBrains IDEs' }).click()
   await ide.getByRole('dialog', { name: 'JetBrains IDEs' }).getByRole('button', { name: Messages.setUp }).click()
   const again = ide.getByRole('dialog', { name: 'JetBrains IDEs' })
-  await again.getByLabel(Messages.ideIntegrationPassword).fill('ide-admin-password')
-  await again.getByRole('button', { name: Messages.ideIntegrationShowKey }).click()
+  await again.getByLabel(ScreenMessages.ideIntegrationPassword).fill('ide-admin-password')
+  await again.getByRole('button', { name: ScreenMessages.ideIntegrationShowKey }).click()
   await expect(again.getByTestId('ide-api-key')).toHaveText(apiKey)
   fs.rmSync(work, { recursive: true, force: true })
   await context.close()

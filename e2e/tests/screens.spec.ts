@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
 
@@ -67,7 +67,7 @@ async function checkScreen(page: Page, path: string) {
   await page.waitForLoadState('networkidle')
   await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible()
   const pendingAllowed = STILL_PENDING.includes(path)
-  await expect(page.getByText(Messages.screenNotAvailable), `${path} is not available`).toHaveCount(pendingAllowed ? 1 : 0)
+  await expect(page.getByText(ScreenMessages.screenNotAvailable), `${path} is not available`).toHaveCount(pendingAllowed ? 1 : 0)
   await expectAccessible(page)
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(
     true,

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { ADMIN_PASSWORD, INSTANCE_URL } from '../playwright.config'
 import { expectAccessible } from './axe'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'
@@ -254,7 +254,7 @@ test('the account portal an admin sets on General Settings is where my-account l
   await signIn(page, 'admin', ADMIN_PASSWORD)
   await expect(page).toHaveURL(ADMIN_LANDING)
   await page.goto('/ui/user/my-jfrog-redirect')
-  await expect(page.getByText(Messages.accountPortalNotSet)).toBeVisible()
+  await expect(page.getByText(ScreenMessages.accountPortalNotSet)).toBeVisible()
 
   // The portal is any absolute http(s) URL: here a page of this same server, so the journey can follow it.
   const portal = `${INSTANCE_URL}/ui/overview`
@@ -275,5 +275,5 @@ test('the account portal an admin sets on General Settings is where my-account l
   await card.getByRole('button', { name: 'Save account portal' }).click()
   await expect(page.getByText('Account portal saved')).toBeVisible()
   await page.goto('/ui/user/my-jfrog-redirect')
-  await expect(page.getByText(Messages.accountPortalNotSet)).toBeVisible()
+  await expect(page.getByText(ScreenMessages.accountPortalNotSet)).toBeVisible()
 })

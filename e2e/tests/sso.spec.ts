@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { startIdentityProvider, type TestIdentityProvider } from '../../apps/server/test/oidcProvider'
 import { makeKeyPair, startSamlIdp } from '../../apps/server/test/samlIdp'
-import { format, Messages, SsoMessages } from '../../packages/contracts/src/messages'
+import { format, ScreenMessages, SsoMessages } from '../../packages/contracts/src/messages'
 import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'
 
@@ -115,7 +115,7 @@ test('a link to a provider type hands off to it: a choice among several, one by 
 }) => {
   // Both providers are of the generic kind: the page offers them.
   await page.goto('/ui/auth-provider/oauth')
-  await expect(page.getByText(Messages.authProviderChoose)).toBeVisible()
+  await expect(page.getByText(ScreenMessages.authProviderChoose)).toBeVisible()
   await expect(page.getByRole('link', { name: 'Sign in with strict' })).toBeVisible()
   // One picked by name: straight to it, and back signed in.
   await page.goto('/ui/auth-provider/oauth?name=corp')
@@ -126,7 +126,7 @@ test('a link to a provider type hands off to it: a choice among several, one by 
   await page.goto('/ui/logout')
   await expect(page).toHaveURL(/\/ui\/login/)
   await page.goto('/ui/login/sso/gitlab')
-  await expect(page.getByText(format(Messages.authProviderNotConfigured, { type: 'gitlab' }))).toBeVisible()
+  await expect(page.getByText(format(ScreenMessages.authProviderNotConfigured, { type: 'gitlab' }))).toBeVisible()
   await page.getByRole('link', { name: 'Back to sign in' }).click()
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible()
 })

@@ -85,10 +85,6 @@ export const Messages = {
   notScanned: 'Not Scanned',
 
   // Integrations
-  integrationsTitle: 'Integrations',
-  integrationFilterAll: 'All',
-  integrationCategories: 'Categories',
-  integrationCloudVendor: 'Cloud Vendor',
   searchIntegrations: 'Search for integrations',
   noIntegrationsFound: 'No integrations found',
   noIntegrationsHint: 'Try searching for a different integration or change your filter selection on the right',
@@ -116,8 +112,18 @@ export const Messages = {
   bundleInProgress: 'In progress',
   noBundles: 'No support bundles yet',
   nodeOnlineRefused: 'Node {node} is online: stop it before removing it',
+} as const
 
-  // Screens: Trove's own texts where the spec is silent
+/**
+ * Texts of the application's screens (not of sign-in): apart from `Messages`, so the sign-in
+ * page's script does not carry them. Trove's own where the spec is silent; the integrations
+ * catalogue's labels verbatim (packages §3).
+ */
+export const ScreenMessages = {
+  integrationsTitle: 'Integrations',
+  integrationFilterAll: 'All',
+  integrationCategories: 'Categories',
+  integrationCloudVendor: 'Cloud Vendor',
   screenNotAvailable: 'This screen is not available in this version of Trove.',
   adminHoldsEverything: 'You are an administrator: you may do everything on every repository and in every project.',
   noRepositoryPermissions: 'You hold no permission on any repository',
@@ -131,7 +137,6 @@ export const Messages = {
   cliRegistrationWaiting:
     '{client} is waiting for you to sign in. After signing in you approve it with the code ending in {code}.',
   noPeersSeen: 'Sees no other node',
-  // Integrations: Trove's own texts where the spec is silent
   integrationFilters: 'Filters',
   ideIntegrationBaseUrl: 'Base URL',
   ideIntegrationUser: 'User name',

@@ -3,7 +3,7 @@ import { type AnyRoute, createRoute, lazyRouteComponent, redirect } from '@tanst
 import { Limits } from '@trove/contracts/limits'
 import { Messages } from '@trove/contracts/messages'
 import { currentUserQuery } from '../../features/auth/api/currentUser'
-import { CONTACT_REQUESTS_PATH } from '../../features/shell/model'
+import { CONTACT_REQUESTS_PATH } from '../../features/shell/adminPaths'
 import { notify } from '../../lib/notify'
 import { loadChunk } from '../chunks'
 

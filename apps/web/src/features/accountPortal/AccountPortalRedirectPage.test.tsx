@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'
@@ -13,7 +13,7 @@ describe('AccountPortalRedirectPage', () => {
     stubFetch({ [PORTAL]: () => json(200, { url: 'https://accounts.example.org/me' }) })
     const leave = vi.fn()
     await renderWithProviders(<AccountPortalRedirectPage leave={leave} />)
-    expect(await screen.findByText(Messages.accountPortalLeaving)).toBeInTheDocument()
+    expect(await screen.findByText(ScreenMessages.accountPortalLeaving)).toBeInTheDocument()
     expect(leave).toHaveBeenCalledWith('https://accounts.example.org/me')
     expect(leave).toHaveBeenCalledTimes(1)
   })
@@ -22,7 +22,7 @@ describe('AccountPortalRedirectPage', () => {
     stubFetch({ [PORTAL]: () => json(200, { url: '' }) })
     const leave = vi.fn()
     await renderWithProviders(<AccountPortalRedirectPage leave={leave} />)
-    expect(await screen.findByText(Messages.accountPortalNotSet)).toBeInTheDocument()
+    expect(await screen.findByText(ScreenMessages.accountPortalNotSet)).toBeInTheDocument()
     expect(leave).not.toHaveBeenCalled()
   })
 })

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { useEffect } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { portalTarget } from './accountPortalRules'
@@ -29,13 +29,13 @@ export function AccountPortalRedirectPage({ leave = replaceLocation }: { leave?:
       )}
       {target && (
         <Stack gap="xs" role="status">
-          <Text>{Messages.accountPortalLeaving}</Text>
+          <Text>{ScreenMessages.accountPortalLeaving}</Text>
           <Anchor href={target}>{target}</Anchor>
         </Stack>
       )}
       {portal.data && !target && (
         <Alert color="gray" variant="light" role="status" title="No account portal">
-          {Messages.accountPortalNotSet}
+          {ScreenMessages.accountPortalNotSet}
         </Alert>
       )}
     </>

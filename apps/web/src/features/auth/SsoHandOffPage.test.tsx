@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react'
-import { format, Messages } from '@trove/contracts/messages'
+import { format, ScreenMessages } from '@trove/contracts/messages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LOGIN_DATA, loginData, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'
@@ -14,7 +14,7 @@ describe('SsoHandOffPage', () => {
     stubFetch({ [LOGIN_DATA]: loginData(saml) })
     const leave = vi.fn()
     await renderWithProviders(<SsoHandOffPage type="saml" leave={leave} />)
-    expect(await screen.findByText(format(Messages.authProviderLeaving, { name: 'SAML SSO' }))).toBeInTheDocument()
+    expect(await screen.findByText(format(ScreenMessages.authProviderLeaving, { name: 'SAML SSO' }))).toBeInTheDocument()
     expect(leave).toHaveBeenCalledWith('/ui/api/v1/ui/auth/saml/login')
   })
 
@@ -39,7 +39,7 @@ describe('SsoHandOffPage', () => {
     stubFetch({ [LOGIN_DATA]: loginData() })
     const leave = vi.fn()
     await renderWithProviders(<SsoHandOffPage type="gitlab" leave={leave} />)
-    expect(await screen.findByText(format(Messages.authProviderNotConfigured, { type: 'gitlab' }))).toBeInTheDocument()
+    expect(await screen.findByText(format(ScreenMessages.authProviderNotConfigured, { type: 'gitlab' }))).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to sign in' })).toBeInTheDocument()
     expect(leave).not.toHaveBeenCalled()
   })

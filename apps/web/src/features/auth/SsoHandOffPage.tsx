@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Loader, Stack, Text } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
-import { format, Messages } from '@trove/contracts/messages'
+import { format, ScreenMessages } from '@trove/contracts/messages'
 import { useEffect } from 'react'
 import { AuthCard } from './AuthCard'
 import { useLoginRelatedData } from './api/accounts'
@@ -40,14 +40,14 @@ export function SsoHandOffPage({ type, name, leave = assignLocation }: SsoHandOf
       {(loginData.isError || next?.kind === 'none') && (
         <Stack gap="sm">
           <Alert color="gray" variant="light" role="status" title="No provider">
-            {format(Messages.authProviderNotConfigured, { type })}
+            {format(ScreenMessages.authProviderNotConfigured, { type })}
           </Alert>
           {back}
         </Stack>
       )}
       {next?.kind === 'leave' && (
         <Stack gap="xs" role="status">
-          <Text>{format(Messages.authProviderLeaving, { name: next.provider.name })}</Text>
+          <Text>{format(ScreenMessages.authProviderLeaving, { name: next.provider.name })}</Text>
           <Anchor href={next.provider.url} size="sm">
             Continue to {next.provider.name}
           </Anchor>
@@ -55,7 +55,7 @@ export function SsoHandOffPage({ type, name, leave = assignLocation }: SsoHandOf
       )}
       {next?.kind === 'choose' && (
         <Stack gap="xs">
-          <Text size="sm">{Messages.authProviderChoose}</Text>
+          <Text size="sm">{ScreenMessages.authProviderChoose}</Text>
           {next.providers.map((p) => (
             <Button key={p.name} component="a" href={p.url} variant="default" fullWidth>
               Sign in with {p.name}

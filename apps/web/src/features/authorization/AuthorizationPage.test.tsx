@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'
@@ -42,7 +42,7 @@ describe('AuthorizationPage', () => {
     expect(within(row).getByRole('cell', { name: 'Read: yes' })).toBeInTheDocument()
     expect(within(row).getByRole('cell', { name: 'Annotate: no' })).toBeInTheDocument()
     expect(within(row).getByRole('cell', { name: 'Deploy/Cache: yes' })).toBeInTheDocument()
-    expect(screen.queryByText(Messages.adminHoldsEverything)).not.toBeInTheDocument()
+    expect(screen.queryByText(ScreenMessages.adminHoldsEverything)).not.toBeInTheDocument()
     const projects = screen.getByRole('table', { name: 'Project permissions' })
     expect(await within(projects).findByText('Developer (through the group readers)')).toBeInTheDocument()
     expect(within(projects).getByText('Read, Annotate')).toBeInTheDocument()
@@ -63,8 +63,8 @@ describe('AuthorizationPage', () => {
       [PROJECTS]: () => json(200, { admin: true, items: [] }),
     })
     await renderWithProviders(<AuthorizationPage />)
-    expect(await screen.findByText(Messages.adminHoldsEverything)).toBeInTheDocument()
-    expect(screen.getByText(Messages.noRepositoryPermissions)).toBeInTheDocument()
-    expect(screen.getByText(Messages.noProjectMemberships)).toBeInTheDocument()
+    expect(await screen.findByText(ScreenMessages.adminHoldsEverything)).toBeInTheDocument()
+    expect(screen.getByText(ScreenMessages.noRepositoryPermissions)).toBeInTheDocument()
+    expect(screen.getByText(ScreenMessages.noProjectMemberships)).toBeInTheDocument()
   })
 })

@@ -1,5 +1,5 @@
 import { Alert, Badge, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { useDeferredValue, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { useMyProjects, useMyRepositories } from './api/myPermissions'
@@ -19,7 +19,7 @@ export function AuthorizationPage() {
       </PageHeader>
       {repositories.data?.admin && (
         <Alert color="violet" variant="light" mb="lg" role="status">
-          {Messages.adminHoldsEverything}
+          {ScreenMessages.adminHoldsEverything}
         </Alert>
       )}
       <Stack gap="xl">
@@ -174,7 +174,7 @@ function ProjectsSection() {
       </Table.ScrollContainer>
       {data && data.items.length === 0 && (
         <Text c="dimmed" mt="sm">
-          {Messages.noProjectMemberships}
+          {ScreenMessages.noProjectMemberships}
         </Text>
       )}
     </section>

@@ -1,4 +1,4 @@
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { describe, expect, it } from 'vitest'
 import { actionMarks, actionsSummary, capabilityLabel, emptyRepositoriesText, roleLabel } from './authorizationRules'
 
@@ -29,8 +29,8 @@ describe('the authorization screen’s rules', () => {
   })
 
   it('tells nothing held from nothing matching', () => {
-    expect(emptyRepositoriesText('')).toBe(Messages.noRepositoryPermissions)
-    expect(emptyRepositoriesText('  ')).toBe(Messages.noRepositoryPermissions)
-    expect(emptyRepositoriesText('libs')).toBe(Messages.noRepositoryMatches)
+    expect(emptyRepositoriesText('')).toBe(ScreenMessages.noRepositoryPermissions)
+    expect(emptyRepositoriesText('  ')).toBe(ScreenMessages.noRepositoryPermissions)
+    expect(emptyRepositoriesText('libs')).toBe(ScreenMessages.noRepositoryMatches)
   })
 })

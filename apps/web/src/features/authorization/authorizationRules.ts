@@ -1,5 +1,5 @@
 import { ACTION_LABELS, ACTIONS, type Action, type HeldRole } from '@trove/contracts/access'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 
 /** Each action in the model's order, with its label and whether it is held. */
 export function actionMarks(held: readonly Action[]): { action: Action; label: string; held: boolean }[] {
@@ -19,7 +19,7 @@ export const capabilityLabel = (capability: string) => CAPABILITY_LABELS[capabil
 
 /** What the repositories table says when it has no rows: nothing held, or nothing matching the filter. */
 export const emptyRepositoriesText = (search: string) =>
-  search.trim() ? Messages.noRepositoryMatches : Messages.noRepositoryPermissions
+  search.trim() ? ScreenMessages.noRepositoryMatches : ScreenMessages.noRepositoryPermissions
 
 /** A summary of the actions held, for a project row: "Read, Annotate" or "None". */
 export function actionsSummary(held: readonly Action[]): string {

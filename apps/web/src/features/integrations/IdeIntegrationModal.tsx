@@ -1,5 +1,5 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core'
-import { format, Messages } from '@trove/contracts/messages'
+import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { type FormEvent, useState } from 'react'
 
 export interface IdeIntegrationModalProps {
@@ -63,12 +63,12 @@ export function IdeIntegrationModal({ tool, onClose, user, baseUrl, apiKey, fetc
     <Modal opened={tool !== null} onClose={onClose} title={tool ?? ''} size="lg" centered>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          {format(Messages.ideIntegrationHint, { tool: tool ?? '' })}
+          {format(ScreenMessages.ideIntegrationHint, { tool: tool ?? '' })}
         </Text>
-        {baseUrl && <Value label={Messages.ideIntegrationBaseUrl} value={baseUrl} testId="ide-base-url" />}
-        <Value label={Messages.ideIntegrationUser} value={user} testId="ide-user" />
+        {baseUrl && <Value label={ScreenMessages.ideIntegrationBaseUrl} value={baseUrl} testId="ide-base-url" />}
+        <Value label={ScreenMessages.ideIntegrationUser} value={user} testId="ide-user" />
         {key ? (
-          <Value label={Messages.ideIntegrationApiKey} value={key} testId="ide-api-key" />
+          <Value label={ScreenMessages.ideIntegrationApiKey} value={key} testId="ide-api-key" />
         ) : (
           fetchKey && (
             <form onSubmit={submit}>
@@ -80,14 +80,14 @@ export function IdeIntegrationModal({ tool, onClose, user, baseUrl, apiKey, fetc
                 )}
                 <Group align="flex-end" gap="xs">
                   <PasswordInput
-                    label={Messages.ideIntegrationPassword}
+                    label={ScreenMessages.ideIntegrationPassword}
                     value={password}
                     onChange={(e) => setPassword(e.currentTarget.value)}
                     autoComplete="current-password"
                     style={{ flex: 1 }}
                   />
                   <Button type="submit" loading={pending} disabled={password === ''}>
-                    {Messages.ideIntegrationShowKey}
+                    {ScreenMessages.ideIntegrationShowKey}
                   </Button>
                 </Group>
               </Stack>

@@ -5,7 +5,7 @@ import {
   type CloudVendor,
   INTEGRATION_CATEGORY_LABELS,
   type IntegrationCategory,
-  Messages,
+  ScreenMessages,
 } from '@trove/contracts/messages'
 import { type ReactNode, useState } from 'react'
 
@@ -50,13 +50,13 @@ export function IntegrationFilters(props: IntegrationFiltersProps) {
   return (
     <Paper
       component="aside"
-      aria-label={Messages.integrationFilters}
+      aria-label={ScreenMessages.integrationFilters}
       withBorder
       p="md"
       style={{ flexShrink: 0, width: Limits.integrationSideFilterWidthPx }}
     >
       <Group justify="space-between" mb="sm">
-        <Text fw={700}>{Messages.integrationFilters}</Text>
+        <Text fw={700}>{ScreenMessages.integrationFilters}</Text>
         <ActionIcon variant="subtle" color="gray" aria-label="Close filters" onClick={props.onClose}>
           <svg
             aria-hidden="true"
@@ -72,9 +72,9 @@ export function IntegrationFilters(props: IntegrationFiltersProps) {
         </ActionIcon>
       </Group>
       <Stack gap="md">
-        <Section title={Messages.integrationCategories}>
+        <Section title={ScreenMessages.integrationCategories}>
           <Checkbox
-            label={Messages.integrationFilterAll}
+            label={ScreenMessages.integrationFilterAll}
             checked={selectedCategories.length === 0}
             onChange={() => props.onCategories([])}
           />
@@ -88,7 +88,7 @@ export function IntegrationFilters(props: IntegrationFiltersProps) {
           ))}
         </Section>
         <Divider />
-        <Section title={Messages.integrationCloudVendor}>
+        <Section title={ScreenMessages.integrationCloudVendor}>
           {props.vendors.map((v) => (
             <Checkbox
               key={v}

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
 import type { CatalogueItem } from './catalogueTypes'
@@ -47,7 +47,7 @@ const ITEMS: CatalogueItem[] = [
 ]
 
 const cards = () =>
-  within(screen.getByRole('list', { name: Messages.integrationsTitle }))
+  within(screen.getByRole('list', { name: ScreenMessages.integrationsTitle }))
     .getAllByRole('listitem')
     .map((li) => li.textContent)
 const count = () => screen.getByText(/^\d+$/, { selector: '.mantine-Badge-label' }).textContent
@@ -61,11 +61,11 @@ async function renderPage(admin: boolean) {
 describe('the integrations catalogue', { timeout: 20_000 }, () => {
   it('shows the cards by rank with their count, and the side panel with both sections open', async () => {
     await renderPage(true)
-    expect(screen.getByRole('heading', { name: Messages.integrationsTitle })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: ScreenMessages.integrationsTitle })).toBeInTheDocument()
     expect(cards()).toEqual(['Gamma IDE', 'Alpha Git', 'Delta CI', 'Beta Cloud'])
     expect(count()).toBe('4')
-    expect(screen.getByRole('checkbox', { name: Messages.integrationFilterAll })).toBeChecked()
-    const vendors = screen.getByRole('group', { name: Messages.integrationCloudVendor })
+    expect(screen.getByRole('checkbox', { name: ScreenMessages.integrationFilterAll })).toBeChecked()
+    const vendors = screen.getByRole('group', { name: ScreenMessages.integrationCloudVendor })
     for (const vendor of ['AWS', 'Azure', 'GCP'])
       expect(within(vendors).getByRole('checkbox', { name: vendor })).not.toBeChecked()
   })
@@ -86,7 +86,7 @@ describe('the integrations catalogue', { timeout: 20_000 }, () => {
 
   it('filters by categories (any shared) and vendor together; All clears the categories', async () => {
     const { user } = await renderPage(true)
-    const all = screen.getByRole('checkbox', { name: Messages.integrationFilterAll })
+    const all = screen.getByRole('checkbox', { name: ScreenMessages.integrationFilterAll })
     await user.click(screen.getByRole('checkbox', { name: 'Cloud Native' }))
     expect(all).not.toBeChecked()
     expect(cards()).toEqual(['Delta CI', 'Beta Cloud'])
@@ -112,9 +112,9 @@ describe('the integrations catalogue', { timeout: 20_000 }, () => {
   it('closes the side panel and brings it back with the filter button', async () => {
     const { user } = await renderPage(true)
     await user.click(screen.getByRole('button', { name: 'Close filters' }))
-    expect(screen.queryByRole('complementary', { name: Messages.integrationFilters })).not.toBeInTheDocument()
-    await user.click(screen.getByRole('button', { name: Messages.integrationFilters }))
-    expect(screen.getByRole('complementary', { name: Messages.integrationFilters })).toHaveStyle({ width: '314px' })
+    expect(screen.queryByRole('complementary', { name: ScreenMessages.integrationFilters })).not.toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: ScreenMessages.integrationFilters }))
+    expect(screen.getByRole('complementary', { name: ScreenMessages.integrationFilters })).toHaveStyle({ width: '314px' })
   })
 
   it('gives an admin Learn More and Set Up for items with a configure action, and runs the action', async () => {

@@ -7,6 +7,7 @@ import {
   INTEGRATION_CATEGORY_LABELS,
   type IntegrationCategory,
   Messages,
+  ScreenMessages,
 } from '@trove/contracts/messages'
 import { useMemo, useState } from 'react'
 import { CATALOGUE } from './catalogue'
@@ -47,7 +48,7 @@ export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: Integrat
       <Group justify="space-between" mb="lg" gap="sm">
         <Group gap="xs">
           <Title order={1} size="h3">
-            {Messages.integrationsTitle}
+            {ScreenMessages.integrationsTitle}
           </Title>
           <Badge variant="light" size="lg" aria-label={`${shown.length} integrations shown`}>
             {shown.length}
@@ -94,7 +95,7 @@ export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: Integrat
           />
           {!panelOpen && (
             <Button variant="default" onClick={() => setPanelOpen(true)}>
-              {Messages.integrationFilters}
+              {ScreenMessages.integrationFilters}
             </Button>
           )}
         </Group>
@@ -111,7 +112,7 @@ export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: Integrat
           ) : (
             <SimpleGrid
               component="ul"
-              aria-label={Messages.integrationsTitle}
+              aria-label={ScreenMessages.integrationsTitle}
               type="container"
               cols={{ base: 1, '320px': 2, '520px': 3, '740px': 4, '960px': 5 }}
               spacing="md"

@@ -1,5 +1,5 @@
 import { Alert, Badge, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import type { NodeStatus } from '@trove/contracts/operations'
 import { PageHeader } from '../../ui/PageHeader'
 import { usePeers } from './api/peers'
@@ -108,7 +108,7 @@ export function PeersPage() {
             </Text>
             {data.nodes.length < 2 ? (
               <Text c="dimmed">
-                {data.nodes[0]?.nodeId ?? 'This node'}: {Messages.noPeersSeen.toLowerCase()}
+                {data.nodes[0]?.nodeId ?? 'This node'}: {ScreenMessages.noPeersSeen.toLowerCase()}
               </Text>
             ) : (
               <Table.ScrollContainer minWidth={160 * (data.nodes.length + 1)}>

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core'
-import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/messages'
 import { PageHeader } from '../../ui/PageHeader'
 
 /**
@@ -10,7 +10,7 @@ export function ScreenPending({ title }: { title: string }) {
   return (
     <>
       <PageHeader title={title} breadcrumbs={[title]} />
-      <Text c="dimmed">{Messages.screenNotAvailable}</Text>
+      <Text c="dimmed">{ScreenMessages.screenNotAvailable}</Text>
     </>
   )
 }

@@ -1,5 +1,6 @@
 import type { UserData } from '@trove/contracts/auth'
 import type { Deployment, Entitlements, Features, Flavour, LicenseType } from '@trove/contracts/shell'
+import { CONTACT_REQUESTS_PATH } from './adminPaths'
 
 /** Shell §1: the user kinds that decide the landing tab. */
 export type UserKind = 'ADMIN' | 'USER' | 'LIGHTWEIGHT' | 'TRIAL' | 'TOUR'
@@ -146,8 +147,7 @@ export const APPLICATION_MENU: MenuGroup[] = [
   },
 ]
 
-/** Admin → Platform Configurations → Contact Requests: what the contact-us dialog sent. */
-export const CONTACT_REQUESTS_PATH = '/admin/configuration/contact_requests'
+export { CONTACT_REQUESTS_PATH }
 
 /** The Administration sidebar (platform configuration), also the admin card menu. */
 export const ADMINISTRATION_MENU: MenuGroup[] = [
