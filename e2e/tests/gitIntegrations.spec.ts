@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { type GitServer, startGitServer } from '../../apps/server/test/gitServer'
 import { expectedGitAuthorization, startVendor, type VendorStandIn } from '../../apps/server/test/gitVendors'
 import { ADMIN_PASSWORD } from '../playwright.config'
@@ -90,7 +90,14 @@ test.afterAll(async () => {
 test('an admin connects GitLab, picks two repositories for the scanner, and they are cloned', async ({ page }) => {
   test.setTimeout(90_000)
   await signIn(page, server.url)
-  await page.goto(`${server.url}/ui/integrations/vendor/list/gitlab`)
+  // From the catalogue: filtered down to GitLab, its Set Up opens the vendor's table.
+  await page.goto(`${server.url}/ui/integrations`)
+  const cards = page.getByRole('list', { name: ScreenMessages.integrationsTitle }).getByRole('listitem')
+  await page.getByPlaceholder(Messages.searchIntegrations).fill('gitlab')
+  await expect(cards).toHaveText(['GitLab', 'GitLab CI/CD'])
+  await cards.getByRole('button', { name: 'GitLab', exact: true }).click()
+  await page.getByRole('dialog', { name: 'GitLab' }).getByRole('button', { name: Messages.setUp }).click()
+  await expect(page).toHaveURL(/\/ui\/integrations\/vendor\/list\/gitlab$/)
   await expect(page.getByRole('heading', { name: 'GitLab integrations' })).toBeVisible()
   await expect(page.getByText('No GitLab integration yet')).toBeVisible()
 
