@@ -50,6 +50,13 @@ export interface Advisory {
   published: string | null
   withdrawn: string | null
   aliases: string[]
+  /**
+   * Ids of the upstream vulnerabilities this advisory covers (OSV `upstream`): where distribution
+   * advisories (ALPINE-CVE-…, DSA-…) name the CVE they are about. Optional for advisories built by hand.
+   */
+  upstream?: string[]
+  /** Ids of related but distinct vulnerabilities (OSV `related`). */
+  related?: string[]
   summary: string
   details: string
   severity: Severity
