@@ -6,6 +6,8 @@ import { parseCoreMetadata, parsePipfileLock, parsePoetryLock, parseRequirements
 import { parseGemfileLock } from './ruby.js'
 import { parseCargoLock } from './rust.js'
 
+export { goBuildInfo } from './goBuildInfo.js'
+export { componentsOfJar } from './jar.js'
 
 /** Manifests larger than this are not read: no real lockfile comes near it, and it bounds memory. */
 export const MAX_MANIFEST_BYTES = 50 * 1024 * 1024
