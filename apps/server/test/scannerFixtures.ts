@@ -2,10 +2,52 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import archiver from 'archiver'
+import type { ImageLayer } from '../src/modules/scanner/image/analyzeImage.js'
 
 function runOrThrow(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): void {
   const result = spawnSync(command, args, { cwd, env: env ?? process.env })
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr?.toString() ?? result.error}`)
+}
+
+/** A file to put in a layer: its content, or its content and mode, or a hard link to another file of the layer. */
+export type LayerFile = string | Buffer | { content: string | Buffer; mode: number } | { hardLinkTo: string }
+
+/**
+ * A layer built in `dir` with the real tar (and gzip): the files given, by path from the root.
+ * Entry names start with "./" (as `tar -C root .` writes them) unless `dotSlash` is false.
+ * Returns the layer's file.
+ */
+export function writeLayer(
+  dir: string,
+  name: string,
+  files: Record<string, LayerFile>,
+  { gzip = true, dotSlash = true }: { gzip?: boolean; dotSlash?: boolean } = {},
+): string {
+  const root = path.join(dir, `${name}-root`)
+  fs.mkdirSync(root, { recursive: true })
+  for (const [file, spec] of Object.entries(files)) {
+    const target = path.join(root, file)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
+    if (typeof spec === 'object' && 'hardLinkTo' in spec) fs.linkSync(path.join(root, spec.hardLinkTo), target)
+    else if (typeof spec === 'string' || Buffer.isBuffer(spec)) fs.writeFileSync(target, spec)
+    else fs.writeFileSync(target, spec.content, { mode: spec.mode })
+  }
+  const tarFile = path.join(dir, `${name}.tar`)
+  const entries = dotSlash ? ['.'] : fs.readdirSync(root)
+  runOrThrow('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', tarFile, ...entries], root)
+  if (!gzip) return tarFile
+  runOrThrow('gzip', ['-n', tarFile], dir)
+  return `${tarFile}.gz`
+}
+
+/** A layer as analyzeImage gets it, read from `file` as a stream. */
+export function imageLayer(file: string, mediaType = 'application/vnd.oci.image.layer.v1.tar+gzip'): ImageLayer {
+  return {
+    digest: `sha256:${path.basename(file)}`,
+    mediaType,
+    size: fs.statSync(file).size,
+    open: async () => fs.createReadStream(file),
+  }
 }
 
 /** A zip (a jar) of the given entries, built with archiver; `store` keeps entries uncompressed, as Spring Boot nests its jars. */
