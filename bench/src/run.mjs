@@ -3,6 +3,7 @@
 import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
 import { benchFoundation } from './foundation.mjs'
+import { benchImageScan } from './imageScan.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
@@ -23,6 +24,7 @@ const suites = {
   packages: benchPackages,
   'packages-browser': benchPackagesBrowser,
   'artifact-tree': benchArtifactTree,
+  'image-scan': benchImageScan,
 }
 
 const wanted = process.argv.slice(2)
