@@ -57,6 +57,9 @@ import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
 import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
 import { RepositoryService } from './modules/repositories/service.js'
+import { PolicyService } from './modules/scanner/policies.js'
+import { scannerRoutes } from './modules/scanner/routes.js'
+import { ScannerService } from './modules/scanner/service.js'
 import { securityRoutes } from './modules/security/routes.js'
 import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
 import { ssoRoutes } from './modules/sso/routes.js'
@@ -82,6 +85,7 @@ export interface App {
   link: WorkerLink | undefined
   /** Git integrations and the repositories cloned for scanning. */
   gitIntegrations: GitIntegrationService
+  scanner: ScannerService
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -123,6 +127,7 @@ const SIBLING_DROPS = {
     'repository_members',
     'builds',
     'build_items',
+    'scan_status',
   ],
 }
 const touches = (tables: ReadonlySet<string>, names: readonly string[]) => tables.has('*') || names.some((n) => tables.has(n))
@@ -339,6 +344,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const gitIntegrations = new GitIntegrationService(db.kysely, ctx.secrets, config, log.logger)
   await app.register(integrationRoutes(ctx, gitIntegrations), { prefix: '/ui/api/v1/integration' })
   await app.register(vcsIntegrationRoutes(gitIntegrations), { prefix: '/ui/api/v1/xray/ui' })
+  const scanner = new ScannerService(db, blobs, config, log.logger.child({ module: 'scanner' }))
+  const policies = new PolicyService(db.kysely, db.writes)
+  fctx.artifacts.downloadGate = (file) => policies.downloadBlocked(file.version_id ?? 0, file.repo_key)
+  await app.register(scannerRoutes(ctx, scanner, policies), { prefix: '/ui/api/v1/xray/ui' })
   // Of several workers, the first asks the vendors again; claiming each row (repo.claimCheck)
   // keeps several nodes from asking the same vendor twice in one interval.
   const retestS = config.integrations.gitRetestIntervalS
@@ -347,6 +356,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? setInterval(() => {
           gitIntegrations.retestDue().catch((err) => log.logger.error({ err }, 're-testing git integrations failed'))
         }, retestS * 1000).unref()
+      : undefined
+
+  // The scanner module scans on every worker (claims keep two from scanning one version); the
+  // first worker of a scanner node checks once an hour whether the advisory feed is due.
+  scanner.start()
+  const feedTimer =
+    scanner.enabled && config.workers.index <= 1
+      ? setInterval(() => {
+          scanner.syncIfDue().catch((err) => log.logger.error({ err, module: 'scanner' }, 'syncing the advisory feed failed'))
+        }, 3600_000).unref()
       : undefined
 
   const sendIndex = consoleIndex(config.webDir)
@@ -362,6 +381,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     if (gcTimer) clearInterval(gcTimer)
     if (retestTimer) clearInterval(retestTimer)
+    if (feedTimer) clearInterval(feedTimer)
+    await scanner.stop()
     await gitIntegrations.idle()
     await blobs.close()
     await fctx.artifacts.flushDownloads()
@@ -383,6 +404,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routes,
     link,
     gitIntegrations,
+    scanner,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true

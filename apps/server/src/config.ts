@@ -85,6 +85,8 @@ const EnvSchema = z.object({
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
   TROVE_GIT_RETEST_INTERVAL_S: z.coerce.number().int().min(0).default(300),
+  TROVE_SCAN_POLL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().min(100).default(2000),
+  TROVE_ADVISORY_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(1024),
   TROVE_GIT_BINARY: z.string().min(1).default('/usr/bin/git'),
   TROVE_PACKAGES_CACHE_MS: z.coerce
     .number({ error: 'expected a whole number of milliseconds' })
@@ -129,6 +131,12 @@ export interface Config {
     blobGcIntervalS: number
     /** How long the packages browser may answer from its cache (ms; 0: never); see modules/packages/cache.ts. */
     packagesCacheMs: number
+  }
+  scanner: {
+    /** How often a scanner node looks for versions another node stored (ms); its own it scans at once. */
+    pollMs: number
+    /** The largest OSV upload an administrator may send (bytes). */
+    maxUploadBytes: number
   }
   integrations: {
     /** How often each git integration's vendor is asked again to keep its status true (seconds; 0: never). */
@@ -195,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
       packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
     },
+    scanner: { pollMs: e.TROVE_SCAN_POLL_MS, maxUploadBytes: e.TROVE_ADVISORY_UPLOAD_MAX_MB * 1024 * 1024 },
     integrations: { gitRetestIntervalS: e.TROVE_GIT_RETEST_INTERVAL_S, gitBinary: e.TROVE_GIT_BINARY },
     instance: {
       flavour: e.TROVE_FLAVOUR,

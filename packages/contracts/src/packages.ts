@@ -108,8 +108,10 @@ export const VersionFilter = z
     after: z.string().max(40).optional(),
     /** Versions declaring one of these licences. */
     licenses: z.array(z.string().max(255)).max(50).optional(),
-    /** Versions with at least one vulnerability of one of these severities (none without a scanner). */
+    /** Versions with at least one vulnerability of one of these severities (none until scanned). */
     severities: z.array(z.string().max(32)).max(10).optional(),
+    /** Versions affected by this advisory: its id or an alias (a CVE id). */
+    cve: z.string().max(255).optional(),
     /** Only semver release versions (`x.y.z`, no pre-release). */
     ignorePreRelease: z.boolean().optional(),
   })

@@ -20,6 +20,8 @@ import * as m0076 from '../../migrations/0076_builds_console.js'
 import * as m0080 from '../../migrations/0080_artifact_tree.js'
 import * as m0090 from '../../migrations/0090_contact_requests.js'
 import * as m0095 from '../../migrations/0095_git_integrations.js'
+import * as m0100 from '../../migrations/0100_scanner.js'
+import * as m0101 from '../../migrations/0101_scan_policies.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -45,6 +47,8 @@ const migrations: Record<string, Migration> = {
   '0090_contact_requests': m0090,
   '0095_git_integrations': m0095,
   '0051_node_peers': m0051,
+  '0100_scanner': m0100,
+  '0101_scan_policies': m0101,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

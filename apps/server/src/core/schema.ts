@@ -54,6 +54,15 @@ export interface Database {
   // git integrations
   git_integrations: GitIntegrationsTable
   git_scan_repositories: GitScanRepositoriesTable
+  advisories: AdvisoriesTable
+  advisory_packages: AdvisoryPackagesTable
+  advisory_imports: AdvisoryImportsTable
+  scan_status: ScanStatusTable
+  scan_components: ScanComponentsTable
+  scan_findings: ScanFindingsTable
+  scan_policies: ScanPoliciesTable
+  scan_watches: ScanWatchesTable
+  scan_ignore_rules: ScanIgnoreRulesTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -523,4 +532,120 @@ export interface GitScanRepositoriesTable {
   error: string | null
   selected_at: number
   cloned_at: number | null
+  /** The scanner's last look at the clone's manifests (scanned, not_scanned) */
+  scan_state: string | null
+  scan_reason: string | null
+  scanned_at: number | null
+  scanned_commit: string | null
+}
+
+/** An OSV advisory (modules/scanner/types.ts#Advisory). */
+export interface AdvisoriesTable {
+  id: string
+  modified: string
+  published: string | null
+  withdrawn: string | null
+  /** JSON string array */
+  aliases: string
+  summary: string
+  details: string
+  severity: string
+  cvss_score: number | null
+  cvss_vector: string | null
+  /** JSON array of { type, url } */
+  refs: string
+  imported_at: number
+}
+
+export interface AdvisoryPackagesTable {
+  advisory_id: string
+  ecosystem: string
+  release: string
+  name: string
+  /** JSON { ranges, versions } */
+  affected: string
+}
+
+export interface AdvisoryImportsTable {
+  id: Generated<number>
+  source: string
+  started_at: number
+  finished_at: number | null
+  /** running, done, failed */
+  state: string
+  records: Generated<number>
+  message: string | null
+  created_by: string | null
+}
+
+/** Where a version's scan stands; no row: waiting to be scanned. */
+export interface ScanStatusTable {
+  version_id: number
+  /** scanning, scanned, not_scanned */
+  state: string
+  reason: string | null
+  claimed_by: string | null
+  claimed_at: number
+  scanned_at: number | null
+  os: string | null
+  critical: Generated<number>
+  high: Generated<number>
+  medium: Generated<number>
+  low: Generated<number>
+  unknown: Generated<number>
+}
+
+export interface ScanComponentsTable {
+  id: Generated<number>
+  version_id: number | null
+  git_repo_id: number | null
+  ecosystem: string
+  release: string
+  name: string
+  version: string
+  path: string
+  binary_name: string | null
+  /** JSON array of { name, spdx } */
+  licenses: string
+}
+
+export interface ScanFindingsTable {
+  version_id: number | null
+  git_repo_id: number | null
+  component_id: number
+  advisory_id: string
+  severity: string
+  /** JSON string array */
+  fixed: string
+}
+
+export interface ScanPoliciesTable {
+  id: Generated<number>
+  name: string
+  description: string
+  /** JSON (modules/scanner/policies.ts#PolicyRules) */
+  rules: string
+  created_at: number
+  updated_at: number
+}
+
+export interface ScanWatchesTable {
+  id: Generated<number>
+  name: string
+  /** JSON (modules/scanner/policies.ts#WatchResources) */
+  resources: string
+  created_at: number
+  updated_at: number
+}
+
+export interface ScanIgnoreRulesTable {
+  id: Generated<number>
+  advisory_id: string | null
+  license: string | null
+  package_id: string | null
+  version: string | null
+  reason: string
+  expires_at: number | null
+  created_by: string | null
+  created_at: number
 }

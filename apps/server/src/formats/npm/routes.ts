@@ -7,6 +7,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import { createAccessToken } from '../../modules/tokens/service.js'
 import { authorize, repositoryOf } from '../http.js'
 import type { FormatContext } from '../types.js'
+import { bulkAudit, quickAudit } from './audit.js'
 import { abbreviate, type Manifest, validPackageName } from './metadata.js'
 import { NpmRegistry } from './registry.js'
 
@@ -57,9 +58,19 @@ export const npmRoutes =
       if (status === 401) reply.header('www-authenticate', 'Bearer realm="Trove", Basic realm="Trove"')
       return reply.code(status).send({ error: message, errors: [{ status, message }] })
     })
-    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: publishLimit }, (_request, body, done) => {
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: publishLimit }, (request, body, done) => {
+      let data = body as Buffer
+      // npm audit sends its bulk request gzipped (when the compression plugin has not inflated it already).
+      if (request.headers['content-encoding'] === 'gzip' && data[0] === 0x1f && data[1] === 0x8b) {
+        try {
+          data = zlib.gunzipSync(data, { maxOutputLength: publishLimit })
+        } catch {
+          done(new HttpError(400, 'Invalid request: the body is not valid gzip, or expands past the limit'), undefined)
+          return
+        }
+      }
       try {
-        done(null, body.length === 0 ? undefined : JSON.parse((body as Buffer).toString('utf8')))
+        done(null, data.length === 0 ? undefined : JSON.parse(data.toString('utf8')))
       } catch {
         done(new HttpError(400, 'Invalid request: the body is not valid JSON'), undefined)
       }
@@ -320,6 +331,12 @@ export const npmRoutes =
           if (what === 'user' && method === 'PUT' && more[0]) return login(request, reply, more[0])
           if (what === 'v1' && more[0] === 'search' && method === 'GET') return search(request, reply, repo)
           if (what === 'package' && more.length >= 2) return distTags(request, reply, repo, more)
+          if (what === 'npm' && method === 'POST' && more[0] === 'v1' && more[1] === 'security') {
+            await authorize(fctx, request, 'read', repo.key)
+            const route = more.slice(2).join('/')
+            if (route === 'advisories/bulk') return reply.send(await bulkAudit(fctx, request, request.body))
+            if (route === 'audits/quick' || route === 'audits') return reply.send(await quickAudit(fctx, request, request.body))
+          }
           throw new HttpError(404, `Not found: ${method} ${request.url.split('?')[0]}`)
         }
         const split = splitName(segments)

@@ -59,6 +59,8 @@ export const schema = /* GraphQL */ `
     after: String
     licenses: [String!]
     severities: [String!]
+    "affected by this advisory (its id, or an alias such as a CVE id)"
+    cve: String
     ignorePreRelease: Boolean
   }
   enum VersionOrderField {

@@ -325,6 +325,10 @@ export interface VersionQuery {
   before?: number
   after?: number
   licenses?: string[]
+  /** Versions the scanner found at least one advisory of one of these severities in */
+  severities?: ('critical' | 'high' | 'medium' | 'low' | 'unknown')[]
+  /** Versions with a finding of this advisory (its id or an alias: a CVE id) */
+  cve?: string
   releasesOnly?: boolean
 }
 
@@ -371,6 +375,32 @@ export async function listVersionNames(
   if (q.licenses && q.licenses.length > 0) {
     const licenses = q.licenses
     query = query.where((eb) => eb.or(licenses.map((l) => eb('v.licenses', 'like', `%${JSON.stringify(l)}%`))))
+  }
+  if (q.severities && q.severities.length > 0) {
+    const severities = q.severities
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('scan_status as s')
+          .select('s.version_id')
+          .whereRef('s.version_id', '=', 'v.id')
+          .where('s.state', '=', 'scanned')
+          .where((e) => e.or(severities.map((sev) => e(`s.${sev}`, '>=', 1)))),
+      ),
+    )
+  }
+  if (q.cve) {
+    const cve = q.cve
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('scan_findings as f')
+          .innerJoin('advisories as a', 'a.id', 'f.advisory_id')
+          .select('f.version_id')
+          .whereRef('f.version_id', '=', 'v.id')
+          .where((e) => e.or([e('a.id', '=', cve), e('a.aliases', 'like', `%${JSON.stringify(cve)}%`)])),
+      ),
+    )
   }
   if (q.releasesOnly) query = query.where('v.release', '=', 1)
   const cmp = sort.desc ? sql`<` : sql`>`

@@ -18,6 +18,7 @@ import type { AppContext } from '../../core/context.js'
 import type { Db } from '../../core/db.js'
 import { badRequest, notFound } from '../../core/errors.js'
 import { licenseAt, readStoredLicense } from '../instance/service.js'
+import { latestVersionCounts, mergeCounts, SCAN_SEVERITIES, scanStates } from '../scanner/queries.js'
 import { AnswerCache } from './cache.js'
 import {
   type CursorValue,
@@ -244,6 +245,7 @@ export class PackagesService {
       wanted.tags ? tagsOf(this.db, ids) : undefined,
       wanted.licenses && viewer.licenses ? latestLicenses(this.db, ids) : undefined,
     ])
+    const latestScans = await latestVersionCounts(this.db, ids, viewer.readable)
     return rows.map((r) => {
       const id = Number(r.id)
       const summary = summaries?.get(id)
@@ -259,7 +261,7 @@ export class PackagesService {
         stats: { downloads: Number(r.downloads), followers: 0 },
         licenses: licenses ? (licenses.get(id) ?? []).map((name) => ({ name, source: 'declared' })) : null,
         tags: tags?.get(id) ?? [],
-        vulnerabilities: null,
+        vulnerabilities: latestScans.get(id) ?? null,
         operationalRisk: null,
       }
     })
@@ -286,8 +288,10 @@ export class PackagesService {
     const after = args.after ? decodeCursor(args.after, [VERSION_SORT[field].type, 'string']) : null
     const empty: Page<VersionNode> = { edges: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 }
     const pkg = await this.findVisible(viewer, f.packageId)
-    // No scanner runs here: no version has a vulnerability of any severity.
-    if (!pkg || (f.severities && f.severities.length > 0)) return empty
+    if (!pkg) return empty
+    const severities = (f.severities ?? []).map((s) => s.toLowerCase()).map((s) => (s === 'moderate' ? 'medium' : s))
+    const unknownSeverity = severities.find((s) => !SCAN_SEVERITIES.includes(s as never))
+    if (unknownSeverity) throw badRequest(`filter.severities: unknown severity ${unknownSeverity}`)
     const q: VersionQuery = {
       pkgId: Number(pkg.id),
       repos: this.repos(viewer, f.repos),
@@ -296,6 +300,8 @@ export class PackagesService {
       before: f.before ? parseDate(f.before, 'filter.before') : undefined,
       after: f.after ? parseDate(f.after, 'filter.after') : undefined,
       licenses: f.licenses ?? undefined,
+      severities: severities as VersionQuery['severities'],
+      cve: f.cve ?? undefined,
       releasesOnly: f.ignorePreRelease ?? false,
     }
     const names = await listVersionNames(this.db, this.ctx.db.dialect, q, sort, first + 1, after)
@@ -328,10 +334,16 @@ export class PackagesService {
       versionRows(this.db, pkgId, names, repos),
       wanted.tags ? distTags(this.db, pkgId, repos) : [],
     ])
-    const files = await filesOfVersions(
-      this.db,
-      rows.map((r) => Number(r.id)),
-    )
+    const [files, scans] = await Promise.all([
+      filesOfVersions(
+        this.db,
+        rows.map((r) => Number(r.id)),
+      ),
+      scanStates(
+        this.db,
+        rows.map((r) => Number(r.id)),
+      ),
+    ])
     const filesByVersion = new Map<number, typeof files>()
     for (const file of files) {
       const key = Number(file.version_id)
@@ -359,7 +371,7 @@ export class PackagesService {
           : null,
         size: Math.max(0, ...rs.map((r) => Number(r.size))),
         stats: { downloadCount: rs.reduce((sum, r) => sum + Number(r.download_count), 0) },
-        vulnerabilities: null,
+        vulnerabilities: mergeCounts(rs.map((r) => scans.get(Number(r.id))?.counts ?? null)),
         operationalRisk: null,
         tags: tags.filter((t) => t.version === name).map((t) => t.tag),
         files: firstFiles.map((file) => ({

@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import type { WriteWatch } from '../../core/dbWrites.js'
-import { conflict } from '../../core/errors.js'
+import { conflict, HttpError } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
@@ -250,6 +250,8 @@ export class ArtifactService {
       if (existing) {
         versionId = existing.id
         await tx.updateTable('package_versions').set(row).where('id', '=', versionId).execute()
+        // Its content changed: the security scanner looks at it again (a version without a status waits for a scan).
+        await tx.deleteFrom('scan_status').where('version_id', '=', versionId).execute()
         await tx.deleteFrom('package_dependencies').where('version_id', '=', versionId).execute()
         await tx.updateTable('files').set({ version_id: null }).where('version_id', '=', versionId).execute()
       } else {
@@ -451,7 +453,17 @@ export class ArtifactService {
    * when the whole file is sent to a GET. Small files go from memory (BlobStore.content), larger
    * ones as a file stream.
    */
+  /**
+   * Set by the security scanner: why a download of a version's file is refused (a policy that
+   * blocks downloads), or null. Each format's error handler answers in its client's own format.
+   */
+  downloadGate: ((file: FileRow) => Promise<string | null>) | undefined
+
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
+    if (file.version_id !== null && this.downloadGate) {
+      const blocked = await this.downloadGate(file)
+      if (blocked) throw new HttpError(403, blocked)
+    }
     const headers = fileHeaders(file)
     reply.headers(headers)
     if (request.headers['if-none-match'] === headers.etag) return reply.code(304).send()

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Code, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/core'
+import { Anchor, Code, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/core'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import type { ArtifactRef, PackageNode, VersionNode } from '@trove/contracts/packages'
@@ -26,6 +26,7 @@ import {
 } from '../packageRules'
 import { loadPackage, loadVersion, usePackagesState } from '../packagesState'
 import { Fact, PackageSummary } from './PackageSummary'
+import { SecurityTab } from './SecurityTab'
 import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface VersionDetailsProps {
@@ -74,6 +75,7 @@ export function VersionDetails(props: VersionDetailsProps) {
 }
 
 function VersionView({
+  packageId,
   pkg,
   version,
   scannerPresent,
@@ -136,7 +138,12 @@ function VersionView({
           <LocationTab version={version} versionId={versionId} type={type} />
         </Tabs.Panel>
         <Tabs.Panel value="xrayData" pt="md">
-          <SecurityTab version={version} scannerPresent={scannerPresent} securityLicense={securityLicense} />
+          <SecurityTab
+            packageId={packageId}
+            version={version}
+            scannerPresent={scannerPresent}
+            securityLicense={securityLicense}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="releases" pt="md">
           <Text c="dimmed">{Messages.noReleases}</Text>
@@ -280,22 +287,6 @@ function LocationTab({ version, versionId, type }: { version: VersionNode; versi
       </Stack>
     </Stack>
   )
-}
-
-/** §6: the security data's messages. */
-function SecurityTab({
-  version,
-  scannerPresent,
-  securityLicense,
-}: {
-  version: VersionNode
-  scannerPresent: boolean
-  securityLicense: boolean
-}) {
-  if (!scannerPresent) return <Alert color="gray">{Messages.xrayUnavailable}</Alert>
-  if (!securityLicense) return <Alert color="gray">{Messages.xrayLicenseRequired}</Alert>
-  if (!version.vulnerabilities) return <Text c="dimmed">{Messages.notScanned}</Text>
-  return <VulnerabilityBadges value={version.vulnerabilities} />
 }
 
 function DockerLayersTab({ lead }: { lead: ArtifactRef }) {

@@ -1,0 +1,188 @@
+import { Alert, Anchor, Badge, Code, Group, Loader, Modal, Pagination, Stack, Table, Text } from '@mantine/core'
+import { useQuery } from '@tanstack/react-query'
+import { Messages } from '@trove/contracts/messages'
+import type { VersionNode } from '@trove/contracts/packages'
+import { SCANNER_PAGE_ROWS, type ScannedVersionRef, type Severity } from '@trove/contracts/scanner'
+import { useState } from 'react'
+import { advisoryDetailsQuery, componentFindingsQuery, scanSummaryQuery } from '../api/securityApi'
+import { VulnerabilityBadges } from './VulnerabilityBadges'
+
+const SEVERITY_COLOURS: Record<Severity, string> = {
+  critical: 'red',
+  high: 'orange',
+  medium: 'yellow',
+  low: 'blue',
+  unknown: 'gray',
+}
+
+export function SeverityBadge({ value }: { value: Severity }) {
+  return (
+    <Badge size="sm" color={SEVERITY_COLOURS[value]} variant="light">
+      {value}
+    </Badge>
+  )
+}
+
+/** §6: the security data's messages, then the version's scan: counts, its vulnerable components and one advisory. */
+export function SecurityTab({
+  packageId,
+  version,
+  scannerPresent,
+  securityLicense,
+}: {
+  packageId: string
+  version: VersionNode
+  scannerPresent: boolean
+  securityLicense: boolean
+}) {
+  if (!scannerPresent) return <Alert color="gray">{Messages.xrayUnavailable}</Alert>
+  if (!securityLicense) return <Alert color="gray">{Messages.xrayLicenseRequired}</Alert>
+  const repo = version.repos?.[0]?.name
+  return <ScanResults ref_={{ package_id: packageId, version: version.name ?? '', ...(repo ? { repo } : {}) }} />
+}
+
+function ScanResults({ ref_ }: { ref_: ScannedVersionRef }) {
+  const summary = useQuery(scanSummaryQuery(ref_))
+  const [page, setPage] = useState(1)
+  const [advisory, setAdvisory] = useState<string | null>(null)
+  const scanned = summary.data?.state === 'scanned'
+  const findings = useQuery({ ...componentFindingsQuery(ref_, page), enabled: scanned })
+  if (summary.isPending) return <Loader size="sm" aria-label="Loading security data" />
+  if (summary.isError) return <Alert color="red">{summary.error.message || Messages.somethingWentWrong}</Alert>
+  const s = summary.data
+  if (s.state !== 'scanned') {
+    return (
+      <Stack gap={4}>
+        <Text c="dimmed">{Messages.notScanned}</Text>
+        {s.reason && <Text size="sm">{s.reason}</Text>}
+      </Stack>
+    )
+  }
+  const total = findings.data?.total_count ?? 0
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Text fw={500}>Vulnerabilities</Text>
+        {total === 0 && findings.isSuccess ? <Text c="dimmed">None found</Text> : <VulnerabilityBadges value={s.counts} />}
+        {s.os && (
+          <Text size="sm" c="dimmed">
+            OS: {s.os}
+          </Text>
+        )}
+      </Group>
+      {s.reason && (
+        <Alert color="yellow" title="Partly scanned">
+          {s.reason}
+        </Alert>
+      )}
+      {findings.isPending && <Loader size="sm" aria-label="Loading components" />}
+      {findings.isSuccess && total > 0 && (
+        <>
+          <Table aria-label="Vulnerable components" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Advisory</Table.Th>
+                <Table.Th>Severity</Table.Th>
+                <Table.Th>Component</Table.Th>
+                <Table.Th>Version</Table.Th>
+                <Table.Th>Fixed in</Table.Th>
+                <Table.Th>Summary</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {findings.data.data.map((f) => (
+                <Table.Tr key={`${f.advisory_id} ${f.component} ${f.version} ${f.path}`}>
+                  <Table.Td>
+                    <Anchor component="button" onClick={() => setAdvisory(f.advisory_id)}>
+                      {f.advisory_id}
+                    </Anchor>
+                    {f.aliases.length > 0 && (
+                      <Text size="xs" c="dimmed">
+                        {f.aliases.join(', ')}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <SeverityBadge value={f.severity} />
+                  </Table.Td>
+                  <Table.Td>
+                    {f.component}
+                    {f.path && (
+                      <Text size="xs" c="dimmed">
+                        {f.path}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{f.version}</Table.Td>
+                  <Table.Td>{f.fixed_versions.join(', ') || '—'}</Table.Td>
+                  <Table.Td>{f.summary}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {total > SCANNER_PAGE_ROWS && (
+            <Pagination
+              total={Math.ceil(total / SCANNER_PAGE_ROWS)}
+              value={page}
+              onChange={setPage}
+              aria-label="Component pages"
+            />
+          )}
+        </>
+      )}
+      <Modal opened={advisory !== null} onClose={() => setAdvisory(null)} title={advisory ?? ''} size="lg">
+        {advisory && <AdvisoryPanel id={advisory} />}
+      </Modal>
+    </Stack>
+  )
+}
+
+function AdvisoryPanel({ id }: { id: string }) {
+  const details = useQuery(advisoryDetailsQuery(id))
+  if (details.isPending) return <Loader size="sm" aria-label="Loading advisory" />
+  if (details.isError) return <Alert color="red">{details.error.message || Messages.somethingWentWrong}</Alert>
+  const a = details.data
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <SeverityBadge value={a.severity} />
+        {a.cvss_score !== null && <Text size="sm">CVSS {a.cvss_score}</Text>}
+        {a.aliases.length > 0 && <Text size="sm">{a.aliases.join(', ')}</Text>}
+      </Group>
+      <Text fw={500}>{a.summary}</Text>
+      {a.cvss_vector && <Code>{a.cvss_vector}</Code>}
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+        {a.details}
+      </Text>
+      <Table aria-label="Affected packages">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Package</Table.Th>
+            <Table.Th>Fixed in</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {a.affected.map((p) => (
+            <Table.Tr key={`${p.ecosystem} ${p.release} ${p.name}`}>
+              <Table.Td>
+                {p.ecosystem}
+                {p.release ? `:${p.release}` : ''} / {p.name}
+              </Table.Td>
+              <Table.Td>{p.fixed.join(', ') || '—'}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {a.references.length > 0 && (
+        <Stack gap={2} aria-label="References">
+          <Text fw={500}>References</Text>
+          {a.references.map((r) => (
+            <Anchor key={r.url} href={r.url} target="_blank" rel="noopener noreferrer" size="sm">
+              {r.url}
+            </Anchor>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,90 @@
+/**
+ * The security scanner's calls (packages-and-operations §7), under the console's API base. Plain
+ * types: the console imports them without pulling zod into its first screens.
+ */
+export const SCANNER_PATHS = {
+  version: '/xray/ui/homepage/getXrayVersion',
+  summary: '/xray/ui/component/summary',
+  components: '/xray/ui/component/paginatedsearch',
+  details: '/xray/ui/component/details/general',
+  database: '/xray/ui/admin/database',
+  databaseImport: '/xray/ui/admin/database/import',
+  databaseFeed: '/xray/ui/admin/database/feed',
+  databaseSync: '/xray/ui/admin/database/sync',
+} as const
+
+/** §7: the component list asks for 20 rows at a time, newest first. */
+export const SCANNER_PAGE_ROWS = 20
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'unknown'
+
+/** Which version a call is about: the packages browser's package id and the version's name. */
+export interface ScannedVersionRef {
+  package_id: string
+  version: string
+  repo?: string
+  all_components?: boolean
+}
+
+export interface ScanSummary {
+  /** waiting: stored, not yet scanned; not_scanned: the scanner could not read it (see reason) */
+  state: 'waiting' | 'scanning' | 'scanned' | 'not_scanned'
+  reason: string | null
+  scannedAt: number | null
+  os: string | null
+  counts: { critical: number; high: number; medium: number; low: number; info: number; unknown: number; skipped: number } | null
+}
+
+export interface ComponentFinding {
+  component: string
+  ecosystem: string
+  version: string
+  path: string
+  advisory_id: string
+  aliases: string[]
+  summary: string
+  severity: Severity
+  cvss_score: number | null
+  fixed_versions: string[]
+  published: string | null
+  last_updated: string
+}
+
+export interface ComponentFindingsPage {
+  total_count: number
+  data: ComponentFinding[]
+}
+
+export interface AdvisoryDetails {
+  id: string
+  aliases: string[]
+  summary: string
+  details: string
+  severity: Severity
+  cvss_score: number | null
+  cvss_vector: string | null
+  published: string | null
+  modified: string
+  withdrawn: string | null
+  references: { type: string; url: string }[]
+  affected: { ecosystem: string; release: string; name: string; versions: string[]; fixed: string[] }[]
+}
+
+export interface AdvisoryImport {
+  id: number
+  source: string
+  state: 'running' | 'done' | 'failed'
+  records: number
+  message: string | null
+  startedAt: number
+  finishedAt: number | null
+  createdBy: string | null
+}
+
+export interface AdvisoryDatabaseStatus {
+  enabled: boolean
+  advisories: number
+  waiting: number
+  feed: { url: string; intervalHours: number }
+  imports: AdvisoryImport[]
+}
