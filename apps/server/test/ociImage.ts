@@ -32,11 +32,21 @@ function runOrThrow(command: string, args: string[], cwd: string): void {
  */
 export function writeOciImage(
   dir: string,
-  { content, tag, history = TWO_STEP_HISTORY }: { content: string; tag: string; history?: object[] },
+  {
+    content,
+    tag,
+    history = TWO_STEP_HISTORY,
+    files,
+  }: { content: string; tag: string; history?: object[]; files?: Record<string, string> },
 ): OciImage {
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true })
-  fs.writeFileSync(path.join(dir, 'src', 'hello.txt'), content)
-  runOrThrow('tar', ['-cf', '../layer.tar', 'hello.txt'], path.join(dir, 'src'))
+  // `files` (path → content) makes a root file system instead of the one hello.txt.
+  const layerFiles = files ?? { 'hello.txt': content }
+  for (const [file, text] of Object.entries(layerFiles)) {
+    fs.mkdirSync(path.dirname(path.join(dir, 'src', file)), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'src', file), text)
+  }
+  runOrThrow('tar', ['-cf', '../layer.tar', ...fs.readdirSync(path.join(dir, 'src')).sort()], path.join(dir, 'src'))
   runOrThrow('gzip', ['-kn', 'layer.tar'], dir)
   const layerTar = fs.readFileSync(path.join(dir, 'layer.tar'))
   const layer = fs.readFileSync(path.join(dir, 'layer.tar.gz'))

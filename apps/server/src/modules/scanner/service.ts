@@ -298,7 +298,7 @@ export class ScannerService {
                 modified: a.modified,
                 published: a.published,
                 withdrawn: a.withdrawn,
-                aliases: JSON.stringify(a.aliases),
+                aliases: JSON.stringify([...new Set([...a.aliases, ...(a.upstream ?? [])])]),
                 summary: a.summary.slice(0, 1000),
                 details: a.details,
                 severity: a.severity,
