@@ -15,6 +15,7 @@ const archiver = serverRequire('archiver')
 const dist = new URL('../../apps/server/dist/src/', import.meta.url).pathname
 
 const MiB = 1024 * 1024
+const OS_PACKAGES = 5000
 
 /** A MiB of bytes that compress like binaries do (about 2:1). */
 const BASE_BLOCK = (() => {
@@ -90,10 +91,10 @@ function jar() {
   })
 }
 
-/** Two layers: a base of 600 one-MiB files with a dpkg database, and an app layer of 4 Go binaries of 100 MiB, a jar and a lockfile. */
+/** Two layers: a base of 600 one-MiB files with a dpkg database of 5,000 packages, and an app layer of 4 Go binaries of 100 MiB, a jar and a lockfile. */
 async function generate(dir) {
   const status = Array.from(
-    { length: 500 },
+    { length: OS_PACKAGES },
     (_, i) => `Package: pkg${i}\nStatus: install ok installed\nSource: src${i} (1.${i}-1)\nVersion: 1.${i}-1\n`,
   ).join('\n')
   const fileEntry = (name, content) => ({ name, size: content.length, chunks: () => [content] })
@@ -134,11 +135,11 @@ async function generate(dir) {
 }
 
 /** How long only decompressing the layers takes: the floor for any scan of them. */
-async function gunzipOnly(layers) {
+async function gunzipOnly(layers, chunkSize) {
   const started = performance.now()
   for (const layer of layers) {
     const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() })
-    await pipeline(await layer.open(), zlib.createGunzip(), discard)
+    await pipeline(await layer.open(), zlib.createGunzip({ chunkSize }), discard)
   }
   return performance.now() - started
 }
@@ -146,6 +147,7 @@ async function gunzipOnly(layers) {
 /** @param {import('./stats.mjs').Row} row */
 export async function benchImageScan(row) {
   const { analyzeImage } = await import(`${dist}modules/scanner/image/analyzeImage.js`)
+  const { GUNZIP_CHUNK } = await import(`${dist}modules/scanner/image/readLayer.js`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-image-'))
   try {
     await generate(dir)
@@ -179,15 +181,16 @@ export async function benchImageScan(row) {
         notScanned: analysis.notScanned.length,
       })
     }
-    // 500 dpkg + 4 × (stdlib + tool + 200 deps) + 1 Maven + 2000 npm
-    const expected = 500 + 4 * 202 + 1 + 2000
+    // 5,000 dpkg + 4 × (stdlib + tool + 200 deps) + 1 Maven + 2000 npm
+    const expected = OS_PACKAGES + 4 * 202 + 1 + 2000
     const found = runs.every((r) => r.components === expected && r.notScanned === 0)
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b)[1]
-    const floor = await gunzipOnly(layers)
+    const floor = await gunzipOnly(layers, GUNZIP_CHUNK)
     const growth = Math.max(...runs.map((r) => r.growth))
     const mbps = uncompressed / MiB / (ms / 1000)
     const note = `${(uncompressed / MiB).toFixed(0)} MiB in 2 gzip layers (${(compressed / MiB).toFixed(0)} MiB), median of 3`
-    row('image scan throughput (uncompressed)', mbps.toFixed(0), 'MiB/s', '-', null, `${note}, ${(ms / 1000).toFixed(1)} s`)
+    row('image scan time, 1 GiB with 5,000 OS packages', (ms / 1000).toFixed(1), 's', '< 10', ms < 10_000, note)
+    row('image scan throughput (uncompressed)', mbps.toFixed(0), 'MiB/s', '-', null, note)
     row('image scan time / gunzip alone', (ms / floor).toFixed(2), '×', '-', null, `gunzip alone ${(floor / 1000).toFixed(1)} s`)
     row('image scan RSS growth', growth.toFixed(0), 'MiB', '< 150', growth < 150, 'largest of 3 runs, sampled every 20 ms')
     row('image scan components found', String(runs[0].components), '', String(expected), found, 'every run')

@@ -10,6 +10,7 @@ import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
 import { benchRepositories } from './repositories.mjs'
+import { benchScanner } from './scanner.mjs'
 import { benchShell } from './shell.mjs'
 
 /** Each area adds its suite here: a function that measures and reports rows. */
@@ -25,6 +26,7 @@ const suites = {
   'packages-browser': benchPackagesBrowser,
   'artifact-tree': benchArtifactTree,
   'image-scan': benchImageScan,
+  scanner: benchScanner,
 }
 
 const wanted = process.argv.slice(2)

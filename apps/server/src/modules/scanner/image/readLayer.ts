@@ -9,6 +9,9 @@ import { type Interest, interestOf, normalizeEntryPath } from './interest.js'
 import { parseApkInstalled, parseDpkgStatus, parseOsRelease } from './osPackages.js'
 import { emptyChanges, type FileFinding, type LayerChanges, type Overlay } from './overlay.js'
 
+/** zlib's output chunk: 256 KiB gunzips about a third faster than its 16 KiB default (bench image-scan). */
+export const GUNZIP_CHUNK = 256 * 1024
+
 const WHITEOUT_PREFIX = '.wh.'
 const OPAQUE_WHITEOUT = '.wh..wh..opq'
 
@@ -118,7 +121,7 @@ export async function readLayer(
   extract.on('entry', (header, stream, next) => {
     onEntry(header, stream).then(() => next(), next)
   })
-  if (compression === 'gzip') await pipeline(body, zlib.createGunzip(), extract)
+  if (compression === 'gzip') await pipeline(body, zlib.createGunzip({ chunkSize: GUNZIP_CHUNK }), extract)
   else await pipeline(body, extract)
   return changes
 }
