@@ -11,6 +11,13 @@ export const SCANNER_PATHS = {
   databaseImport: '/xray/ui/admin/database/import',
   databaseFeed: '/xray/ui/admin/database/feed',
   databaseSync: '/xray/ui/admin/database/sync',
+  policies: '/xray/ui/admin/policies',
+  policy: '/xray/ui/admin/policies/:name',
+  watches: '/xray/ui/admin/watches',
+  watch: '/xray/ui/admin/watches/:name',
+  ignoreRules: '/xray/ui/admin/ignore_rules',
+  ignoreRule: '/xray/ui/admin/ignore_rules/:id',
+  violations: '/xray/ui/admin/violations',
 } as const
 
 /** §7: the component list asks for 20 rows at a time, newest first. */
@@ -87,4 +94,93 @@ export interface AdvisoryDatabaseStatus {
   waiting: number
   feed: { url: string; intervalHours: number }
   imports: AdvisoryImport[]
+}
+
+/** What one import did: its row's id, the records read, and what was matched again. */
+export interface AdvisoryImportResult {
+  id: number
+  records: number
+  reevaluated: { versions: number; gitRepos: number; components: number }
+}
+
+/** The advisory feed: an http(s) URL ('' for none) and how often it is synced. */
+export interface AdvisoryFeed {
+  url: string
+  intervalHours: number
+}
+
+export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'unknown']
+
+/** What follows a violation of a policy. */
+export interface PolicyActions {
+  notify: boolean
+  failBuild: boolean
+  blockDownload: boolean
+}
+
+/**
+ * A policy as saved and sent: findings of `minSeverity` or worse violate it (null: security
+ * findings do not); only `allowedLicenses` are allowed (null: any) and `deniedLicenses` never are.
+ */
+export interface SecurityPolicy {
+  name: string
+  description: string
+  minSeverity: Severity | null
+  allowedLicenses: string[] | null
+  deniedLicenses: string[]
+  actions: PolicyActions
+}
+
+/** A watch: which repositories ('*': all) the named policies apply to. */
+export interface SecurityWatch {
+  name: string
+  repositories: string[]
+  builds: string[]
+  projects: string[]
+  policies: string[]
+}
+
+/** The repository list's entry meaning every repository. */
+export const ALL_REPOSITORIES = '*'
+
+export type ViolationType = 'security' | 'license'
+
+export interface Violation {
+  watch: string
+  policy: string
+  type: ViolationType
+  /** The advisory id, or the licence */
+  issue: string
+  severity: Severity | null
+  component: string
+  componentVersion: string
+  packageId: string
+  version: string
+  repo: string
+  blocksDownload: boolean
+  failsBuild: boolean
+}
+
+/** GET admin/violations' filters (each optional). */
+export interface ViolationFilter {
+  repo?: string
+  type?: ViolationType
+  severity?: Severity
+}
+
+/** Accepts a violation: an advisory or a licence, optionally for one package (and version), until `expiresAt`. */
+export interface IgnoreRuleForm {
+  advisoryId: string | null
+  license: string | null
+  packageId: string | null
+  version: string | null
+  reason: string
+  /** ISO date-time; null: until removed */
+  expiresAt: string | null
+}
+
+export interface IgnoreRule extends IgnoreRuleForm {
+  id: number
+  createdBy: string
+  createdAt: string
 }
