@@ -8,6 +8,9 @@ import type { AppContext } from '../../core/context.js'
 import { HttpError, notFound } from '../../core/errors.js'
 import { IgnoreForm, PolicyForm, type PolicyService, WatchForm } from './policies.js'
 import { advisoryDetails, findingsPage, scanStates } from './queries.js'
+import { CYCLONEDX_VERSIONS, loadSbomSource, SBOM_FORMATS, sbomFileName } from './sbom.js'
+import { cyclonedxDocument } from './sbomCyclonedx.js'
+import { spdxDocument } from './sbomSpdx.js'
 import type { ScannerService } from './service.js'
 
 const user = { access: 'user' } as const
@@ -27,6 +30,15 @@ const PageQuery = z.object({
   order_by: z.enum(['last_updated', 'severity', 'component']).default('last_updated'),
   page_num: z.coerce.number().int().min(1).max(100_000).default(1),
 })
+const SbomQuery = z.object({
+  package_id: PackageVersion.shape.package_id,
+  version: PackageVersion.shape.version,
+  repo: PackageVersion.shape.repo,
+  format: z.enum(SBOM_FORMATS),
+  /** CycloneDX only: the specification version the document follows */
+  spec_version: z.enum(CYCLONEDX_VERSIONS).default('1.6'),
+})
+const SBOM_TYPES = { cyclonedx: 'application/vnd.cyclonedx+json', spdx: 'application/spdx+json' } as const
 const AdvisoryRequest = z.object({ id: z.string().min(1).max(255) })
 const FeedForm = z.object({
   url: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'expected an http(s) URL or nothing' })]),
@@ -46,7 +58,10 @@ export const scannerRoutes =
   async (app) => {
     const tags = ['scanner']
 
-    async function visibleVersion(request: FastifyRequest, body: z.infer<typeof PackageVersion>) {
+    async function visibleVersion(
+      request: FastifyRequest,
+      body: Pick<z.infer<typeof PackageVersion>, 'package_id' | 'version' | 'repo'>,
+    ) {
       const [type, ...rest] = body.package_id.split('://')
       const name = rest.join('://')
       if (!type || !name) throw new HttpError(400, 'package_id: expected <type>://<name>')
@@ -101,6 +116,34 @@ export const scannerRoutes =
           orderBy: q.order_by,
           direction: q.direction,
         })
+      },
+    )
+
+    // A GET, so a script's bearer token and a link in the console (the session cookie) both download it.
+    app.get(
+      '/component/sbom',
+      {
+        config: user,
+        schema: { tags, summary: "A scanned version's SBOM: CycloneDX or SPDX JSON, as an attachment", querystring: SbomQuery },
+      },
+      async (request, reply) => {
+        const q = request.query
+        const row = await visibleVersion(request, q)
+        const principal = await ctx.principal(request)
+        const source = await loadSbomSource(ctx.db.kysely, row.id, (keys) => ctx.authz.readableRepoKeys(principal, keys))
+        const tool = { name: 'trove', version: ctx.build.version }
+        const base = ctx.config.baseUrl ?? `${request.protocol}://${request.host}`
+        const body =
+          q.format === 'cyclonedx'
+            ? cyclonedxDocument(source, q.spec_version, tool)
+            : JSON.stringify(spdxDocument(source, `${base}/spdx`, tool), null, 2)
+        const type = q.format === 'cyclonedx' ? `${SBOM_TYPES.cyclonedx}; version=${q.spec_version}` : SBOM_TYPES.spdx
+        // A Buffer, so the type goes out as written (JSON is UTF-8 by definition; no charset parameter).
+        return reply
+          .header('content-type', type)
+          .header('content-disposition', `attachment; filename="${sbomFileName(source.root, q.format)}"`)
+          .header('cache-control', 'no-store')
+          .send(Buffer.from(body))
       },
     )
 
