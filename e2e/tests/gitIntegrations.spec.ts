@@ -1,74 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { type GitServer, startGitServer } from '../../apps/server/test/gitServer'
 import { expectedGitAuthorization, startVendor, type VendorStandIn } from '../../apps/server/test/gitVendors'
-import { ADMIN_PASSWORD } from '../playwright.config'
+import { type OwnServer, shoot, signInAt, startOwnServer } from '../ownServer'
 
 // Git integrations serve the security scanner, so this journey runs its own server with the
 // scanner module on (the shared servers run the repository alone), on its own data dir.
 const dataDir = `${process.env.TROVE_E2E_DATA_DIR}/git-integrations`
-const shots = process.env.TROVE_E2E_SCREENSHOTS
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function startServer(): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['../apps/server/dist/src/main.js'], {
-    env: {
-      ...process.env,
-      TROVE_PORT: String(port),
-      TROVE_HOST: '127.0.0.1',
-      TROVE_DATA_DIR: dataDir,
-      TROVE_LOG_STDOUT: 'false',
-      TROVE_MODULES: 'repository,scanner',
-      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    },
-    stdio: 'ignore',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 150; i++) {
-    const up = await fetch(`${url}/api/system/ping`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) return { url, process: child }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  child.kill()
-  throw new Error('the server did not start')
-}
-
-/** A screenshot of the screen in the light and the dark theme, when TROVE_E2E_SCREENSHOTS names a folder. */
-async function shoot(page: Page, name: string) {
-  if (!shots) return
-  for (const scheme of ['light', 'dark']) {
-    await page.evaluate((s) => document.documentElement.setAttribute('data-mantine-color-scheme', s), scheme)
-    await page.screenshot({ path: path.join(shots, `${name}-${scheme}.png`), fullPage: true })
-  }
-  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'))
-}
-
-async function signIn(page: Page, url: string) {
-  await page.goto(`${url}/ui/login`)
-  await page.getByRole('textbox', { name: 'Username' }).fill('admin')
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
-  await page.getByRole('button', { name: 'Log In' }).click()
-  await expect(page).not.toHaveURL(/\/login/)
-}
 
 const REPOS = ['platform/api', 'platform/web', 'platform/docs']
-let server: { url: string; process: ChildProcess }
+let server: OwnServer
 let git: GitServer
 let gitlab: VendorStandIn
 const heads: Record<string, string> = {}
@@ -79,17 +22,17 @@ test.beforeAll(async () => {
   for (const r of REPOS)
     heads[r] = git.addRepository(r, { 'package.json': JSON.stringify({ name: r.replace('/', '-'), version: '1.0.0' }) })
   gitlab = await startVendor('gitlab', { userName: 'ada', token: 'glpat-e2e-token', repositories: REPOS, cloneUrl: git.cloneUrl })
-  server = await startServer()
+  server = await startOwnServer('git-integrations', { TROVE_MODULES: 'repository,scanner' })
 })
 test.afterAll(async () => {
-  server?.process.kill()
+  server?.stop()
   await gitlab?.close()
   await git?.close()
 })
 
 test('an admin connects GitLab, picks two repositories for the scanner, and they are cloned', async ({ page }) => {
   test.setTimeout(90_000)
-  await signIn(page, server.url)
+  await signInAt(page, server.url)
   // From the catalogue: filtered down to GitLab, its Set Up opens the vendor's table.
   await page.goto(`${server.url}/ui/integrations`)
   const cards = page.getByRole('list', { name: ScreenMessages.integrationsTitle }).getByRole('listitem')

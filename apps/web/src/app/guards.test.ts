@@ -129,6 +129,18 @@ describe('adminPathGuard', () => {
       notice: Messages.notAuthorized,
     })
   })
+  it("opens the scanner's administration only while the scanner module runs", () => {
+    const screens = [
+      '/admin/security_policies',
+      '/admin/security_watches',
+      '/admin/security_violations',
+      '/admin/security_database',
+    ]
+    for (const path of screens) {
+      expect(adminPathGuard(path, ctx(admin))).toMatchObject({ notice: Messages.notAuthorized })
+      expect(adminPathGuard(path, ctx(admin, {}, { services: new Set(['scanner']) }))).toEqual({ kind: 'allow' })
+    }
+  })
   it('sends a non-admin to their landing with the not-authorized notice', () => {
     expect(adminPathGuard('/admin/management/users', ctx(alice))).toEqual({
       kind: 'redirect',

@@ -42,6 +42,7 @@ import { integrationsRoutes } from './routes/integrations'
 import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
+import { scannerRoutes } from './routes/scanner'
 import { shellRoutes } from './routes/shell'
 import { ssoRoutes } from './routes/sso'
 
@@ -418,6 +419,7 @@ const routeTree = rootRoute.addChildren([
       ...accessRoutes(shell.adminRoute),
       ...repositoryRoutes(shell.adminRoute),
       ...contactRoutes(shell.adminRoute),
+      ...scannerRoutes(shell.adminRoute),
     ]),
   ]),
 ])

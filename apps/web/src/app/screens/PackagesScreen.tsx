@@ -42,7 +42,7 @@ export function PackagesScreen() {
       countRequest={COUNT_REQUEST}
       versionQuery={versionQuery}
       admin={isAdmin(ctx)}
-      scannerPresent={ctx.services.has('xray')}
+      scannerPresent={ctx.services.has('scanner')}
       securityLicense={securityLicense}
       packageFields={packageFields}
       legacyVersionView={ctx.features.legacyVersionView === true}

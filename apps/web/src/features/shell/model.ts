@@ -277,6 +277,20 @@ export const ADMINISTRATION_MENU: MenuGroup[] = [
         path: '/admin/security_watches',
         disabled: needsService('scanner', 'The security scanner'),
       },
+      {
+        id: 'xray.violations',
+        label: 'Violations',
+        path: '/admin/security_violations',
+        keywords: 'ignore rules vulnerabilities licences',
+        disabled: needsService('scanner', 'The security scanner'),
+      },
+      {
+        id: 'xray.database',
+        label: 'Advisory Database',
+        path: '/admin/security_database',
+        keywords: 'osv advisories import feed sync',
+        disabled: needsService('scanner', 'The security scanner'),
+      },
     ],
   },
   {

@@ -1,0 +1,126 @@
+import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Stack, TextInput } from '@mantine/core'
+import { format, ScreenMessages } from '@trove/contracts/messages'
+import type { SecurityWatch } from '@trove/contracts/scanner'
+import { type FormEvent, useState } from 'react'
+import { notify } from '../../lib/notify'
+import { usePolicies } from './api/policies'
+import { useSaveWatch } from './api/watches'
+import { fieldErrors } from './fieldErrors'
+import { emptyWatch, validateWatch, WATCH_FIELDS, type WatchDraft, type WatchField, watchDraftOf, watchOf } from './watchForm'
+
+export interface WatchDialogProps {
+  opened: boolean
+  watch?: SecurityWatch
+  /** The repository keys to pick from */
+  repositories: string[]
+  onClose: () => void
+}
+
+/** Creates or changes a watch: its repositories (or all) and the policies applied to them. */
+export function WatchDialog({ opened, watch, repositories, onClose }: WatchDialogProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={watch ? `Edit watch ${watch.name}` : 'New watch'} size="lg">
+      {opened && <WatchFormBody key={watch?.name ?? ''} watch={watch} repositories={repositories} onClose={onClose} />}
+    </Modal>
+  )
+}
+
+function WatchFormBody({ watch, repositories, onClose }: Omit<WatchDialogProps, 'opened'>) {
+  const save = useSaveWatch()
+  const policies = usePolicies()
+  const [draft, setDraft] = useState<WatchDraft>(() => (watch ? watchDraftOf(watch) : emptyWatch()))
+  const [submitted, setSubmitted] = useState(false)
+  const [server, setServer] = useState<{ fields: Partial<Record<WatchField, string>>; other: string | null }>({
+    fields: {},
+    other: null,
+  })
+  const local = validateWatch(draft)
+  const errorOf = (field: WatchField) => server.fields[field] ?? (submitted ? local[field] : undefined)
+  const change = <K extends keyof WatchDraft>(key: K, value: WatchDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }))
+    if (key in server.fields) setServer((s) => ({ ...s, fields: { ...s.fields, [key]: undefined } }))
+  }
+  // A repository or policy the watch names but that is gone stays choosable, so saving keeps or drops it knowingly.
+  const repoChoices = [...new Set([...repositories, ...draft.repositories])].sort()
+  const policyChoices = [...new Set([...(policies.data ?? []).map((p) => p.name), ...draft.policies])].sort()
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    setSubmitted(true)
+    if (Object.keys(local).length > 0) return
+    const body = watchOf(draft)
+    setServer({ fields: {}, other: null })
+    save.mutate(
+      { watch: body, existing: watch?.name },
+      {
+        onSuccess: () => {
+          notify({ color: 'green', message: format(ScreenMessages.scannerWatchSaved, { name: body.name }) })
+          onClose()
+        },
+        onError: (error) => setServer(fieldErrors(error, WATCH_FIELDS)),
+      },
+    )
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Watch">
+      <Stack gap="sm">
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          value={draft.name}
+          onChange={(e) => change('name', e.currentTarget.value)}
+          error={errorOf('name')}
+        />
+        <Checkbox
+          label="All repositories"
+          description="Every repository, including those created later"
+          checked={draft.allRepositories}
+          onChange={(e) => change('allRepositories', e.currentTarget.checked)}
+        />
+        <MultiSelect
+          label="Repositories"
+          placeholder={draft.allRepositories ? 'All repositories' : 'Pick repositories'}
+          data={repoChoices}
+          value={draft.allRepositories ? [] : draft.repositories}
+          onChange={(v) => change('repositories', v)}
+          disabled={draft.allRepositories}
+          searchable
+          clearable
+          nothingFoundMessage="No repository matches"
+          error={errorOf('repositories')}
+        />
+        {policies.isSuccess && policies.data.length === 0 && (
+          <Alert color="orange" variant="light">
+            {ScreenMessages.scannerNoPoliciesToApply}
+          </Alert>
+        )}
+        <MultiSelect
+          label="Policies"
+          required
+          placeholder="Pick the policies applied"
+          data={policyChoices}
+          value={draft.policies}
+          onChange={(v) => change('policies', v)}
+          searchable
+          nothingFoundMessage="No policy matches"
+          error={errorOf('policies')}
+        />
+        {server.other && (
+          <Alert color="red" variant="light" role="alert">
+            {server.other}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {watch ? 'Save' : 'Create'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}

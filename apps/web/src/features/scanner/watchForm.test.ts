@@ -1,0 +1,22 @@
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { describe, expect, it } from 'vitest'
+import { emptyWatch, validateWatch, watchDraftOf, watchOf } from './watchForm'
+
+describe('the watch form', () => {
+  it("sends '*' for all repositories, and keeps builds and projects it does not edit", () => {
+    const saved = { name: 'all', repositories: ['*'], builds: ['ci-*'], projects: ['p1'], policies: ['no-high'] }
+    const draft = watchDraftOf(saved)
+    expect(draft).toMatchObject({ allRepositories: true, repositories: [] })
+    expect(watchOf(draft)).toEqual(saved)
+    expect(watchOf({ ...draft, allRepositories: false, repositories: ['npm-local'] }).repositories).toEqual(['npm-local'])
+  })
+
+  it('needs a name, repositories (or all) and a policy', () => {
+    expect(validateWatch(emptyWatch())).toEqual({
+      name: Messages.fieldMandatory,
+      repositories: ScreenMessages.scannerWatchNeedsRepository,
+      policies: ScreenMessages.scannerWatchNeedsPolicy,
+    })
+    expect(validateWatch({ ...emptyWatch(), name: 'w', allRepositories: true, policies: ['p'] })).toEqual({})
+  })
+})
