@@ -144,6 +144,10 @@ export const ScreenMessages = {
   ideIntegrationPassword: 'Your password',
   ideIntegrationShowKey: 'Show API key',
   ideIntegrationHint: 'Point {tool} at this address and sign in with your user name and API key.',
+  // A scanned version's SBOM (the version's Security tab)
+  sbomExport: 'Export SBOM',
+  sbomCycloneDx: 'CycloneDX 1.6 (JSON)',
+  sbomSpdx: 'SPDX 2.3 (JSON)',
   // The security scanner's administration
   scannerPoliciesTitle: 'Policies',
   scannerWatchesTitle: 'Watches',

@@ -7,6 +7,8 @@ export const SCANNER_PATHS = {
   summary: '/xray/ui/component/summary',
   components: '/xray/ui/component/paginatedsearch',
   details: '/xray/ui/component/details/general',
+  /** GET, an attachment: ?package_id&version&repo&format=cyclonedx|spdx[&spec_version=1.5|1.6] */
+  sbom: '/xray/ui/component/sbom',
   database: '/xray/ui/admin/database',
   databaseImport: '/xray/ui/admin/database/import',
   databaseFeed: '/xray/ui/admin/database/feed',

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { CONSOLE_API_BASE } from '@trove/contracts/http'
 import {
   type AdvisoryDetails,
   type ComponentFindingsPage,
@@ -36,3 +37,12 @@ export const advisoryDetailsQuery = (id: string) =>
     queryKey: ['scanner', 'advisory', id],
     queryFn: () => apiRequest<AdvisoryDetails>(SCANNER_PATHS.details, { method: 'POST', body: { id } }),
   })
+
+/** GET component/sbom: the version's SBOM as an attachment, downloaded by following the link (the session's cookie goes along). */
+export const sbomUrl = (ref: ScannedVersionRef, format: 'cyclonedx' | 'spdx') =>
+  `${CONSOLE_API_BASE}${SCANNER_PATHS.sbom}?${new URLSearchParams({
+    package_id: ref.package_id,
+    version: ref.version,
+    ...(ref.repo ? { repo: ref.repo } : {}),
+    format,
+  })}`

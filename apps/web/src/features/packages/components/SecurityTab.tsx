@@ -1,10 +1,10 @@
-import { Alert, Anchor, Badge, Code, Group, Loader, Modal, Pagination, Stack, Table, Text } from '@mantine/core'
+import { Alert, Anchor, Badge, Button, Code, Group, Loader, Menu, Modal, Pagination, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { Messages } from '@trove/contracts/messages'
+import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import type { VersionNode } from '@trove/contracts/packages'
 import { SCANNER_PAGE_ROWS, type ScannedVersionRef, type Severity } from '@trove/contracts/scanner'
 import { useState } from 'react'
-import { advisoryDetailsQuery, componentFindingsQuery, scanSummaryQuery } from '../api/securityApi'
+import { advisoryDetailsQuery, componentFindingsQuery, sbomUrl, scanSummaryQuery } from '../api/securityApi'
 import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 const SEVERITY_COLOURS: Record<Severity, string> = {
@@ -69,6 +69,7 @@ function ScanResults({ ref_ }: { ref_: ScannedVersionRef }) {
             OS: {s.os}
           </Text>
         )}
+        <SbomMenu ref_={ref_} />
       </Group>
       {s.reason && (
         <Alert color="yellow" title="Partly scanned">
@@ -134,6 +135,27 @@ function ScanResults({ ref_ }: { ref_: ScannedVersionRef }) {
         {advisory && <AdvisoryPanel id={advisory} />}
       </Modal>
     </Stack>
+  )
+}
+
+/** The scanned version's SBOM in either format: plain links, so the browser downloads the attachment. */
+function SbomMenu({ ref_ }: { ref_: ScannedVersionRef }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="xs" variant="default" ml="auto">
+          {ScreenMessages.sbomExport}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component="a" href={sbomUrl(ref_, 'cyclonedx')} download>
+          {ScreenMessages.sbomCycloneDx}
+        </Menu.Item>
+        <Menu.Item component="a" href={sbomUrl(ref_, 'spdx')} download>
+          {ScreenMessages.sbomSpdx}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   )
 }
 
