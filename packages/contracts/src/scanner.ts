@@ -20,6 +20,8 @@ export const SCANNER_PATHS = {
   ignoreRules: '/xray/ui/admin/ignore_rules',
   ignoreRule: '/xray/ui/admin/ignore_rules/:id',
   violations: '/xray/ui/admin/violations',
+  /** POST: the security-compliance search type's results (packages §2) */
+  securitySearch: '/xray/ui/search/security',
 } as const
 
 /** §7: the component list asks for 20 rows at a time, newest first. */
@@ -185,4 +187,30 @@ export interface IgnoreRule extends IgnoreRuleForm {
   id: number
   createdBy: string
   createdAt: string
+}
+
+/** A version the security-compliance search found, and the component in it that matched. */
+export interface SecuritySearchVersion {
+  package_id: string
+  version: string
+  repo: string
+  component: string
+  component_version: string
+}
+
+/** The security-compliance search's answer: advisories with the versions they impact, and licensed versions. */
+export interface SecuritySearchResult {
+  advisories: {
+    id: string
+    aliases: string[]
+    severity: Severity
+    cvss_score: number | null
+    summary: string
+    published: string | null
+    /** At most 100; impacted_count says how many in all */
+    impacted: (SecuritySearchVersion & { fixed_versions: string[] })[]
+    impacted_count: number
+  }[]
+  /** Versions whose components carry one of the licences asked for (at most 200) */
+  licensed: (SecuritySearchVersion & { licenses: string[] })[]
 }

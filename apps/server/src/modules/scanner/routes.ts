@@ -7,10 +7,11 @@ import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { HttpError, notFound } from '../../core/errors.js'
 import { IgnoreForm, PolicyForm, type PolicyService, WatchForm } from './policies.js'
-import { advisoryDetails, findingsPage, scanStates } from './queries.js'
+import { advisoryDetails, findingsPage, SCAN_SEVERITIES, scanStates } from './queries.js'
 import { CYCLONEDX_VERSIONS, loadSbomSource, SBOM_FORMATS, sbomFileName } from './sbom.js'
 import { cyclonedxDocument } from './sbomCyclonedx.js'
 import { spdxDocument } from './sbomSpdx.js'
+import { searchSecurity } from './securitySearch.js'
 import type { ScannerService } from './service.js'
 
 const user = { access: 'user' } as const
@@ -39,6 +40,16 @@ const SbomQuery = z.object({
   spec_version: z.enum(CYCLONEDX_VERSIONS).default('1.6'),
 })
 const SBOM_TYPES = { cyclonedx: 'application/vnd.cyclonedx+json', spdx: 'application/spdx+json' } as const
+const SearchTerms = z.array(z.string().trim().min(1).max(255)).max(20).default([])
+const SecuritySearchBody = z.object({
+  /** An advisory id or alias (CVE-…), or a component's name */
+  query: z.string().trim().max(255).default(''),
+  cve: SearchTerms,
+  severities: z.array(z.enum(SCAN_SEVERITIES)).max(5).default([]),
+  /** SPDX ids or declared licence names */
+  licenses: SearchTerms,
+  repositories: z.array(z.string().min(1).max(64)).max(200).default([]),
+})
 const AdvisoryRequest = z.object({ id: z.string().min(1).max(255) })
 const FeedForm = z.object({
   url: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'expected an http(s) URL or nothing' })]),
@@ -90,6 +101,34 @@ export const scannerRoutes =
       xray_version: ctx.build.version,
       xray_revision: ctx.build.revision,
     }))
+
+    app.post(
+      '/search/security',
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: 'The security-compliance search: advisories and the versions they impact, versions by licence',
+          body: SecuritySearchBody,
+        },
+      },
+      async (request) => {
+        const principal = await ctx.principal(request)
+        let readable: string[] | null = null
+        if (!principal?.admin) {
+          const keys = (await ctx.db.kysely.selectFrom('repositories').select('key').execute()).map((r) => r.key)
+          readable = await ctx.authz.readableRepoKeys(principal, keys)
+        }
+        const b = request.body
+        return searchSecurity(ctx.db.kysely, readable, {
+          text: b.query,
+          cve: b.cve,
+          severities: b.severities,
+          licenses: b.licenses,
+          repositories: b.repositories,
+        })
+      },
+    )
 
     app.post(
       '/component/summary',

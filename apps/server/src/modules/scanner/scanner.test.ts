@@ -118,6 +118,56 @@ describe('the security scanner', () => {
     expect((await versions('lodash', { cve: 'CVE-2021-23337' })).map((v) => v.name)).toEqual(['4.17.20'])
   })
 
+  it('answers the security-compliance search: an advisory by CVE with the versions it impacts, versions by licence', async () => {
+    const search = (session: Session, payload: object) =>
+      t.fastify.inject({ method: 'POST', url: `${ui}/search/security`, headers: sessionHeaders(session), payload })
+    const byCve = await search(admin, { query: 'cve-2021-23337' })
+    expect(byCve.statusCode, byCve.body).toBe(200)
+    expect(byCve.json().advisories).toHaveLength(1)
+    expect(byCve.json().advisories[0]).toMatchObject({ id: LODASH, severity: 'high', impacted_count: 2 })
+    expect(byCve.json().advisories[0].impacted).toEqual([
+      expect.objectContaining({
+        package_id: 'npm://lodash',
+        version: '4.17.20',
+        component: 'lodash',
+        fixed_versions: ['4.17.21'],
+      }),
+      expect.objectContaining({
+        package_id: 'npm://scan-app',
+        version: '1.0.0',
+        component: 'lodash',
+        component_version: '4.17.20',
+      }),
+    ])
+    // By the affected package's name, and with no text: the advisories found in stored versions.
+    expect((await search(admin, { query: 'lodash' })).json().advisories.map((a: { id: string }) => a.id)).toEqual([LODASH])
+    expect((await search(admin, { severities: ['high'] })).json().advisories.map((a: { id: string }) => a.id)).toEqual([LODASH])
+    expect((await search(admin, { severities: ['critical'] })).json().advisories).toEqual([])
+    const mit = (await search(admin, { licenses: ['mit'] })).json()
+    expect(mit.advisories).toEqual([])
+    expect(mit.licensed.map((v: { package_id: string; version: string }) => `${v.package_id}@${v.version}`)).toEqual([
+      'npm://lodash@4.17.20',
+      'npm://lodash@4.17.21',
+      'npm://scan-app@1.0.0',
+    ])
+    expect(mit.licensed[0].licenses).toEqual(['MIT'])
+    expect((await search(admin, { severities: ['severe'] })).statusCode).toBe(400)
+
+    // A user who reads no repository learns of the advisory, but of no version it impacts.
+    const made = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/admin/users',
+      headers: sessionHeaders(admin),
+      payload: { name: 'outsider', email: 'outsider@example.org', password: 'outsider-password-1' },
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    const outsider = await signIn(t.fastify, 'outsider', 'outsider-password-1')
+    const hidden = (await search(outsider, { query: 'CVE-2021-23337' })).json()
+    expect(hidden.advisories[0]).toMatchObject({ id: LODASH, impacted: [], impacted_count: 0 })
+    expect((await search(outsider, { licenses: ['MIT'] })).json().licensed).toEqual([])
+    expect((await search(outsider, { severities: ['high'] })).json().advisories).toEqual([])
+  })
+
   it('shows one advisory with its references and fixed versions', async () => {
     const res = await t.fastify.inject({
       method: 'POST',
