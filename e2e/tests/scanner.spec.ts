@@ -124,6 +124,19 @@ test('a vulnerable dependency shows on the Security tab, a policy blocks it, npm
   await shoot(page, 'scanner-advisory')
   await page.keyboard.press('Escape')
 
+  // The top bar's security search: the CVE finds the advisory and every stored version it impacts.
+  await page.getByRole('combobox', { name: 'Search type' }).click()
+  await page.getByRole('option', { name: 'Security' }).click()
+  await page.getByRole('combobox', { name: 'Search vulnerabilities and licences' }).fill('CVE-2021-23337')
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\/ui\/security-compliance\?query=CVE-2021-23337/)
+  const impacted = page.getByRole('table', { name: `Versions ${LODASH} impacts` })
+  await expect(impacted.getByRole('row')).toHaveCount(3)
+  await expect(impacted).toContainText('npm-local')
+  await shoot(page, 'scanner-search')
+  await impacted.getByRole('link', { name: 'web-app 1.0.0' }).click()
+  await expect(page).toHaveURL(/\/ui\/packages\/npm%3A%2F%2Fweb-app\/1\.0\.0/)
+
   // A policy that blocks downloads of anything with a high advisory, watching npm-local.
   const admin = (p: string, data: object) => page.request.post(api(`/ui/api/v1/xray/ui/admin/${p}`), { headers, data })
   expect((await admin('policies', { name: 'no-high', minSeverity: 'high', actions: { blockDownload: true } })).status()).toBe(201)

@@ -181,6 +181,15 @@ export const ScreenMessages = {
   scannerFeedSaved: 'Advisory feed saved',
   scannerFeedNone: 'No feed is set: advisories come only from uploads, and nothing leaves this machine.',
   scannerNotOnThisNode: 'This node does not run the scanner: versions are scanned by the nodes that do. The database is shared.',
+  // The security-compliance search type's results (packages §2)
+  securitySearchTitle: 'Security search',
+  securitySearchResults: 'Advisories and licences matching "{query}"',
+  securitySearchInStored: 'Advisories found in the versions you can read',
+  securitySearchNothing:
+    'No advisory or licence matches. Search for an advisory id, a CVE, a package name, or licenses:<SPDX id>.',
+  securitySearchNoneImpacted: 'No version you can read is affected.',
+  securitySearchMoreImpacted: 'and {count} more',
+  securitySearchLicensed: 'Versions under {licenses}',
 } as const
 
 /** The catalogue's categories (packages §3), as its side panel names them. */

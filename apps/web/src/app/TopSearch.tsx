@@ -19,7 +19,7 @@ export function searchContextOf(ctx: ShellContext): SearchContext {
     license: ctx.license,
     features: ctx.features,
     projectKey: ctx.selectedProject,
-    // The scanner's own permission; Trove's scanner is not part of this process yet.
+    // The scanner's anonymous permission (§6): Trove's scanner grants anonymous callers nothing.
     scannerAnonymous: false,
   }
 }

@@ -43,6 +43,7 @@ import { operationsRoutes } from './routes/operations'
 import { packagesRoutes } from './routes/packages'
 import { repositoryRoutes } from './routes/repositories'
 import { scannerRoutes } from './routes/scanner'
+import { securitySearchRoutes } from './routes/securitySearch'
 import { shellRoutes } from './routes/shell'
 import { ssoRoutes } from './routes/sso'
 
@@ -410,6 +411,7 @@ const routeTree = rootRoute.addChildren([
     ...onboardingScreens,
     ...packagesRoutes(appLayout),
     ...gitIntegrationRoutes(appLayout),
+    ...securitySearchRoutes(appLayout),
     ...shell.appRoutes,
     // Every /admin/* screen attaches here, so the admin guard and menu apply to it.
     shell.adminRoute.addChildren([

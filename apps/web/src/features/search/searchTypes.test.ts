@@ -21,11 +21,11 @@ describe('search types (packages §4)', () => {
     expect(ids(ctx())).toEqual(['packages', 'artifacts', 'builds'])
     expect(ids(ctx({ services: new Set(['distribution']), license: 'ENTERPRISE_PLUS' }))).toContain('releaseBundles')
     expect(ids(ctx({ services: new Set(['distribution']), license: 'PRO' }))).not.toContain('releaseBundles')
-    expect(ids(ctx({ services: new Set(['xray']) }))).toContain('securityCompliance')
+    expect(ids(ctx({ services: new Set(['scanner']) }))).toContain('securityCompliance')
   })
 
   it('shows the security search to anonymous users only when the scanner allows it', () => {
-    const xray = new Set(['xray'])
+    const xray = new Set(['scanner'])
     expect(ids(ctx({ services: xray, anonymous: true }))).not.toContain('securityCompliance')
     expect(ids(ctx({ services: xray, anonymous: true, scannerAnonymous: true }))).toContain('securityCompliance')
   })

@@ -76,7 +76,7 @@ export const SEARCH_TYPES: readonly SearchTypeDef[] = [
     placeholder: 'Search vulnerabilities and licences',
     resultRouteName: 'security-compliance',
     routeName: 'xray',
-    requiredService: 'xray',
+    requiredService: 'scanner',
     supportsContext: false,
     restricted: true,
     scannerAnonymousOnly: true,
