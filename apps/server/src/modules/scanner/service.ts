@@ -9,6 +9,7 @@ import type { Db } from '../../core/db.js'
 import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import { clonePath } from '../integrations/gitClone.js'
+import { checkTarget } from '../integrations/safeAddress.js'
 import { packagesChanged } from '../packages/cache.js'
 import { getSetting, setSetting } from '../settings/repo.js'
 import { ComponentReader, manifestsIn, type VersionToScan } from './components.js'
@@ -23,6 +24,29 @@ export const CLAIM_STALE_MS = 10 * 60 * 1000
 const BATCH = 20
 const IMPORT_BATCH = 500
 const FEED_SETTING = 'scanner.feed'
+const FEED_REDIRECTS = 5
+const FEED_TIMEOUT_MS = 10 * 60 * 1000
+
+/**
+ * GETs the advisory feed. Every hop's host is checked before it is asked (no link-local or
+ * metadata address, as for git vendors), so a redirect cannot lead the server somewhere it must
+ * not go; the body is left to stream.
+ */
+async function fetchFeed(raw: string): Promise<Response> {
+  const signal = AbortSignal.timeout(FEED_TIMEOUT_MS)
+  let url = raw
+  for (let hop = 0; hop <= FEED_REDIRECTS; hop++) {
+    await checkTarget(url)
+    const res = await fetch(url, { redirect: 'manual', signal }).catch((err: Error) => {
+      throw new HttpError(502, `The advisory feed did not answer: ${err.message}`)
+    })
+    const location = res.headers.get('location')
+    if (res.status < 300 || res.status >= 400 || !location) return res
+    await res.body?.cancel()
+    url = new URL(location, url).toString()
+  }
+  throw new HttpError(502, `The advisory feed redirected more than ${FEED_REDIRECTS} times`)
+}
 
 export interface FeedSettings {
   /** Where OSV records are fetched from (a zip or JSON); "" means never (nothing leaves the machine). */
@@ -378,9 +402,7 @@ export class ScannerService {
     if (!url) throw new HttpError(400, 'url: No advisory feed is set')
     const dir = await fs.promises.mkdtemp(path.join(this.config.dataDir, 'tmp-osv-'))
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(10 * 60 * 1000) }).catch((err: Error) => {
-        throw new HttpError(502, `The advisory feed did not answer: ${err.message}`)
-      })
+      const res = await fetchFeed(url)
       if (!res.ok || !res.body) throw new HttpError(502, `The advisory feed answered ${res.status}`)
       const file = path.join(dir, 'feed')
       await pipeline(res.body as unknown as NodeJS.ReadableStream, fs.createWriteStream(file))
