@@ -6,6 +6,7 @@ import { useDatabase } from './api/database'
 import { FeedForm } from './FeedForm'
 import { ImportForm } from './ImportForm'
 
+const NOWRAP = { whiteSpace: 'nowrap' } as const
 const STATE_COLORS: Record<AdvisoryImport['state'], string> = { running: 'blue', done: 'green', failed: 'red' }
 
 function Stat({ label, value }: { label: string; value: number }) {
@@ -34,7 +35,7 @@ function Imports({ imports }: { imports: AdvisoryImport[] }) {
         <Table.Tr>
           <Table.Th>Started</Table.Th>
           <Table.Th>Source</Table.Th>
-          <Table.Th>State</Table.Th>
+          <Table.Th w={100}>State</Table.Th>
           <Table.Th ta="right">Records</Table.Th>
           <Table.Th>Message</Table.Th>
         </Table.Tr>
@@ -42,7 +43,7 @@ function Imports({ imports }: { imports: AdvisoryImport[] }) {
       <Table.Tbody>
         {imports.map((i) => (
           <Table.Tr key={i.id}>
-            <Table.Td>
+            <Table.Td style={NOWRAP}>
               <Text size="sm">{new Date(i.startedAt).toLocaleString()}</Text>
               {i.createdBy && (
                 <Text size="xs" c="dimmed">
@@ -51,7 +52,7 @@ function Imports({ imports }: { imports: AdvisoryImport[] }) {
               )}
             </Table.Td>
             <Table.Td style={{ overflowWrap: 'anywhere' }}>{i.source}</Table.Td>
-            <Table.Td>
+            <Table.Td style={NOWRAP}>
               <Badge color={STATE_COLORS[i.state]} variant="light">
                 {i.state}
               </Badge>

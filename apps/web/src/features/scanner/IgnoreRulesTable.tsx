@@ -6,6 +6,8 @@ import { notify } from '../../lib/notify'
 import { useDeleteIgnoreRule, useIgnoreRules } from './api/ignoreRules'
 import { ConfirmDialog } from './ConfirmDialog'
 
+// Ids, package coordinates and dates read best unbroken; the reason takes the remaining width.
+const NOWRAP = { whiteSpace: 'nowrap' } as const
 const issueOf = (r: IgnoreRule) => r.advisoryId ?? `licence ${r.license ?? ''}`
 const scopeOf = (r: IgnoreRule) =>
   r.packageId ? (r.version ? `${r.packageId}@${r.version}` : `${r.packageId}, every version`) : 'Everywhere'
@@ -48,14 +50,14 @@ export function IgnoreRulesTable({ now = Date.now() }: { now?: number }) {
               const expired = r.expiresAt !== null && Date.parse(r.expiresAt) <= now
               return (
                 <Table.Tr key={r.id}>
-                  <Table.Td>
+                  <Table.Td style={NOWRAP}>
                     <Text size="sm" fw={600}>
                       {issueOf(r)}
                     </Text>
                   </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{scopeOf(r)}</Table.Td>
+                  <Table.Td style={NOWRAP}>{scopeOf(r)}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.reason}</Table.Td>
-                  <Table.Td>
+                  <Table.Td style={NOWRAP}>
                     {r.expiresAt ? new Date(r.expiresAt).toLocaleDateString() : 'Never'}
                     {expired && (
                       <Badge ml={6} color="gray" variant="light">
@@ -63,7 +65,7 @@ export function IgnoreRulesTable({ now = Date.now() }: { now?: number }) {
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td style={NOWRAP}>
                     <Text size="sm">{new Date(r.createdAt).toLocaleString()}</Text>
                     <Text size="xs" c="dimmed">
                       by {r.createdBy}

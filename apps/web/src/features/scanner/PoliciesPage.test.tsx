@@ -62,6 +62,8 @@ describe('the policies screen', { timeout: 40_000 }, () => {
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'New policy' }))
     const dialog = await screen.findByRole('dialog', { name: 'New policy' })
+    expect(within(dialog).getByRole('checkbox', { name: /Notify/ })).toBeChecked()
+    expect(within(dialog).getByRole('checkbox', { name: /Block download/ })).not.toBeChecked()
     await user.click(within(dialog).getByRole('button', { name: 'Create' }))
     const name = within(dialog).getByRole('textbox', { name: /Name/ })
     expect(name).toHaveAccessibleDescription(Messages.fieldMandatory)

@@ -113,16 +113,21 @@ function PolicyFormBody({ policy, onClose }: { policy?: SecurityPolicy; onClose:
           clearable
           error={errorOf('deniedLicenses')}
         />
-        <Checkbox.Group label="Actions" description="What follows a violation">
+        <Checkbox.Group
+          label="Actions"
+          description="What follows a violation"
+          value={ACTIONS.filter((a) => draft.actions[a.key]).map((a) => a.key)}
+          onChange={(keys) =>
+            change('actions', {
+              notify: keys.includes('notify'),
+              failBuild: keys.includes('failBuild'),
+              blockDownload: keys.includes('blockDownload'),
+            })
+          }
+        >
           <Stack gap={6} mt={6}>
             {ACTIONS.map((a) => (
-              <Checkbox
-                key={a.key}
-                label={a.label}
-                description={a.description}
-                checked={draft.actions[a.key]}
-                onChange={(e) => change('actions', { ...draft.actions, [a.key]: e.currentTarget.checked })}
-              />
+              <Checkbox key={a.key} value={a.key} label={a.label} description={a.description} />
             ))}
           </Stack>
         </Checkbox.Group>

@@ -26,7 +26,7 @@ function Filters({
   onChange: (f: ViolationFilters) => void
 }) {
   return (
-    <Group align="flex-end" mb="sm" gap="sm">
+    <Group role="group" aria-label="Filters" align="flex-end" mb="sm" gap="sm">
       <NativeSelect
         label="Severity"
         value={filters.severity}
