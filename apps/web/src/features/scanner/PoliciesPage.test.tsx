@@ -104,6 +104,7 @@ describe('the policies screen', { timeout: 40_000 }, () => {
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'Edit no-high' }))
     const dialog = await screen.findByRole('dialog', { name: 'Edit policy no-high' })
+    expect(within(dialog).getByRole('textbox', { name: /Name/ })).toHaveAttribute('readonly')
     await user.selectOptions(within(dialog).getByRole('combobox', { name: /Minimum severity/ }), 'critical')
     await user.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await screen.findByText(format(ScreenMessages.scannerPolicySaved, { name: 'no-high' }))).toBeInTheDocument()

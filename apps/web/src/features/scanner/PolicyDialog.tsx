@@ -78,6 +78,9 @@ function PolicyFormBody({ policy, onClose }: { policy?: SecurityPolicy; onClose:
           data-autofocus
           value={draft.name}
           onChange={(e) => change('name', e.currentTarget.value)}
+          // Watches apply a policy by its name and the server does not follow a rename: it stays.
+          readOnly={policy !== undefined}
+          description={policy ? 'Watches apply the policy by this name' : undefined}
           error={errorOf('name')}
         />
         <Textarea
