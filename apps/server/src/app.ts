@@ -57,6 +57,7 @@ import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
 import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
 import { RepositoryService } from './modules/repositories/service.js'
+import { buildScanRoutes } from './modules/scanner/buildScan.js'
 import { PolicyService } from './modules/scanner/policies.js'
 import { scannerRoutes } from './modules/scanner/routes.js'
 import { ScannerService } from './modules/scanner/service.js'
@@ -348,6 +349,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const policies = new PolicyService(db.kysely, db.writes)
   fctx.artifacts.downloadGate = (file) => policies.downloadBlocked(file.version_id ?? 0, file.repo_key)
   await app.register(scannerRoutes(ctx, scanner, policies), { prefix: '/ui/api/v1/xray/ui' })
+  await app.register(buildScanRoutes(ctx, policies), { prefix: '/xray/api/v1' })
   // Of several workers, the first asks the vendors again; claiming each row (repo.claimCheck)
   // keeps several nodes from asking the same vendor twice in one interval.
   const retestS = config.integrations.gitRetestIntervalS

@@ -242,8 +242,14 @@ export class PolicyService {
 
   // ---- evaluation ----
 
+  /** The watches that cover a repository: by name, by "*", or by its project (keys `<project>-…`). */
   private watchesOf(watches: LoadedWatch[], repoKey: string): LoadedWatch[] {
-    return watches.filter((w) => w.resources.repositories.includes('*') || w.resources.repositories.includes(repoKey))
+    return watches.filter(
+      (w) =>
+        w.resources.repositories.includes('*') ||
+        w.resources.repositories.includes(repoKey) ||
+        w.resources.projects.some((project) => repoKey.startsWith(`${project}-`)),
+    )
   }
 
   /** The violations of versions (all stored versions of watched repositories when `versionIds` is absent). */
@@ -251,7 +257,45 @@ export class PolicyService {
     filter: { versionIds?: number[]; repo?: string; type?: 'security' | 'license'; severity?: Severity } = {},
   ): Promise<Violation[]> {
     const watches = await this.watches()
-    if (watches.length === 0) return []
+    return this.evaluate(filter, (repoKey) => this.watchesOf(watches, repoKey))
+  }
+
+  /**
+   * The violations of a build run: of the stored versions its artifacts and dependencies are
+   * (matched by checksum), under the watches that name the build (or "*"), wherever the versions
+   * are stored.
+   */
+  async buildViolations(buildId: number, buildName: string): Promise<{ violations: Violation[]; versionIds: number[] }> {
+    const watches = (await this.watches()).filter(
+      (w) => w.resources.builds.includes('*') || w.resources.builds.includes(buildName),
+    )
+    const items = await this.db.selectFrom('build_items').select(['sha256', 'sha1']).where('build_id', '=', buildId).execute()
+    const versionIds = new Set<number>()
+    for (const [column, values] of [
+      ['sha256', items.flatMap((i) => (i.sha256 ? [i.sha256] : []))],
+      ['sha1', items.flatMap((i) => (i.sha256 || !i.sha1 ? [] : [i.sha1]))],
+    ] as const) {
+      const unique = [...new Set(values)]
+      for (let i = 0; i < unique.length; i += 500) {
+        const rows = await this.db
+          .selectFrom('files')
+          .select('version_id')
+          .where(column, 'in', unique.slice(i, i + 500))
+          .where('version_id', 'is not', null)
+          .execute()
+        for (const r of rows) if (r.version_id !== null) versionIds.add(r.version_id)
+      }
+    }
+    const ids = [...versionIds]
+    if (watches.length === 0 || ids.length === 0) return { violations: [], versionIds: ids }
+    return { violations: await this.evaluate({ versionIds: ids }, () => watches), versionIds: ids }
+  }
+
+  private async evaluate(
+    filter: { versionIds?: number[]; repo?: string; type?: 'security' | 'license'; severity?: Severity },
+    watchesOf: (repoKey: string) => LoadedWatch[],
+  ): Promise<Violation[]> {
+    if ((await this.watches()).length === 0) return []
     const now = Date.now()
     const ignores = (await this.db.selectFrom('scan_ignore_rules').selectAll().execute()).filter(
       (r) => r.expires_at === null || r.expires_at > now,
@@ -287,7 +331,7 @@ export class PolicyService {
             (!i.package_id || i.package_id === packageId) &&
             (!i.version || i.version === r.version),
         )
-      for (const w of this.watchesOf(watches, r.repo_key)) {
+      for (const w of watchesOf(r.repo_key)) {
         for (const p of w.policies) {
           const push = (
             v: Omit<Violation, 'watch' | 'policy' | 'packageId' | 'version' | 'repo' | 'blocksDownload' | 'failsBuild'>,
