@@ -199,7 +199,14 @@ function AdvisoryPanel({ id }: { id: string }) {
         <Stack gap={2} aria-label="References">
           <Text fw={500}>References</Text>
           {a.references.map((r) => (
-            <Anchor key={r.url} href={r.url} target="_blank" rel="noopener noreferrer" size="sm">
+            <Anchor
+              key={r.url}
+              href={r.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              style={{ overflowWrap: 'anywhere' }}
+            >
               {r.url}
             </Anchor>
           ))}
