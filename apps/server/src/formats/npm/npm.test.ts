@@ -53,7 +53,8 @@ describe('npm repositories with the npm client', () => {
         version: '1.0.0',
         description: 'Says hello from Trove',
         keywords: ['greeting', 'trove'],
-        license: 'MIT',
+        // Stored as the SPDX id MIT
+        license: 'MIT License',
         main: 'index.js',
       }),
       'index.js': "module.exports = () => 'hello'\n",

@@ -8,6 +8,7 @@ import type { Database, FilesTable } from '../../core/schema.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
 import type { Tx } from './repo.js'
+import { spdxLicenses } from '../scanner/licenses.js'
 
 export type FileRow = Selectable<FilesTable>
 
@@ -241,7 +242,8 @@ export class ArtifactService {
       const row = {
         description: v.description ?? '',
         readme: v.readme ?? null,
-        licenses: JSON.stringify(v.licenses ?? []),
+        // Declared licences are kept as SPDX ids where one fits ("MIT License" → MIT), else as declared.
+        licenses: JSON.stringify(spdxLicenses(v.licenses ?? [])),
         size: v.files.reduce((sum, f) => sum + f.blob.size, 0),
         metadata: JSON.stringify(v.metadata ?? {}),
         modified_at: now,

@@ -142,3 +142,8 @@ export function licenseNames(declared: string[]): { name: string; spdx: string |
   const names = [...new Set(declared.map((name) => name.trim()).filter(Boolean))]
   return names.map((name) => ({ name, spdx: toSpdx(name) }))
 }
+
+/** Declared licences as the packages browser shows and filters them: each as its SPDX form where one fits, once. */
+export function spdxLicenses(declared: string[]): string[] {
+  return [...new Set(licenseNames(declared).map((l) => l.spdx ?? l.name))]
+}
