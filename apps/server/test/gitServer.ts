@@ -22,6 +22,8 @@ export interface GitServer {
   cloneUrl(fullName: string): string
   /** Makes a bare repository with one commit holding `files`; answers that commit. */
   addRepository(fullName: string, files: Record<string, string>): string
+  /** Pushes a commit writing `files` over a repository's main branch; answers that commit. */
+  commit(fullName: string, files: Record<string, string>): string
   /** Authorization headers seen, in order. */
   seen: string[]
   close(): Promise<void>
@@ -67,6 +69,19 @@ export async function startGitServer(expectedAuthorization: string): Promise<Git
       fs.mkdirSync(path.dirname(bare), { recursive: true })
       git(['clone', '--quiet', '--bare', work, bare])
       git(['update-server-info'], bare)
+      fs.rmSync(work, { recursive: true, force: true })
+      return head
+    },
+    commit(fullName, files) {
+      const work = tempDir('trove-git-work-')
+      const bare = path.join(root, `${fullName}.git`)
+      git(['clone', '--quiet', bare, work])
+      for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(work, name), text)
+      git(['add', '.'], work)
+      git(['commit', '--quiet', '-m', `change ${Object.keys(files).join(', ')}`], work)
+      git(['push', '--quiet', 'origin', 'main'], work)
+      git(['update-server-info'], bare)
+      const head = git(['rev-parse', 'HEAD'], work)
       fs.rmSync(work, { recursive: true, force: true })
       return head
     },

@@ -12,6 +12,8 @@ export const INTEGRATION_PATHS = {
   vcsIntegrations: '/xray/ui/vcs_integrations',
   repositories: '/xray/ui/vcs_integrations/:integrationId/repositories',
   selection: '/xray/ui/vcs_integrations/:integrationId/selected',
+  /** POST {repository, page}: one page of a selected repository's findings */
+  repositoryFindings: '/xray/ui/vcs_integrations/:integrationId/repositories/findings',
 } as const
 
 /**
@@ -53,3 +55,5 @@ export const INTEGRATION_SERVICES = [
 /** Repositories the vendor lists per page, and the most a selection may hold. */
 export const GIT_REPO_PAGE_SIZE = 50
 export const GIT_REPO_SELECTION_MAX = 500
+/** Findings of a selected repository per page, as the scanner's other lists show them. */
+export const GIT_FINDINGS_PAGE_ROWS = 20

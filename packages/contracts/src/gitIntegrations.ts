@@ -115,6 +115,31 @@ export const GitRepoSelection = z.object({
   repositories: z.array(z.string().min(1).max(512)).max(GIT_REPO_SELECTION_MAX),
 })
 
+const Severity = z.enum(['critical', 'high', 'medium', 'low', 'unknown'])
+
+/** Distinct advisories found in a repository, by severity. */
+export const GitScanCounts = z.object({
+  critical: z.number(),
+  high: z.number(),
+  medium: z.number(),
+  low: z.number(),
+  unknown: z.number(),
+})
+export type GitScanCounts = z.infer<typeof GitScanCounts>
+
+/**
+ * The security scanner's view of a selected repository: waiting (not read yet), scanning,
+ * scanned (counts set), or not_scanned (the clone failed or could not be read: see reason).
+ */
+export const GitRepoScan = z.object({
+  state: z.enum(['waiting', 'scanning', 'scanned', 'not_scanned']),
+  reason: z.string().nullable(),
+  commit: z.string().nullable(),
+  scannedAt: z.number().nullable(),
+  counts: GitScanCounts.nullable(),
+})
+export type GitRepoScan = z.infer<typeof GitRepoScan>
+
 export const SelectedRepository = z.object({
   fullName: z.string(),
   cloneUrl: z.string(),
@@ -122,6 +147,33 @@ export const SelectedRepository = z.object({
   headCommit: z.string().nullable(),
   error: z.string().nullable(),
   clonedAt: z.number().nullable(),
+  scan: GitRepoScan,
 })
 export type SelectedRepository = z.infer<typeof SelectedRepository>
 export const SelectedRepositories = z.array(SelectedRepository)
+
+/** POST …/repositories/findings: one page (GIT_FINDINGS_PAGE_ROWS rows) of a selected repository's findings. */
+export const GitRepoFindingsRequest = z.object({
+  repository: z.string().min(1).max(512),
+  page: z.number().int().min(1).max(100_000).default(1),
+})
+export type GitRepoFindingsRequest = z.input<typeof GitRepoFindingsRequest>
+
+/** A component of the repository (from the manifest at `path`) that an advisory affects. */
+export const GitRepoFinding = z.object({
+  component: z.string(),
+  ecosystem: z.string(),
+  version: z.string(),
+  path: z.string(),
+  advisory_id: z.string(),
+  aliases: z.array(z.string()),
+  summary: z.string(),
+  severity: Severity,
+  cvss_score: z.number().nullable(),
+  fixed_versions: z.array(z.string()),
+  published: z.string().nullable(),
+  last_updated: z.string(),
+})
+export type GitRepoFinding = z.infer<typeof GitRepoFinding>
+export const GitRepoFindingsPage = z.object({ total_count: z.number(), data: z.array(GitRepoFinding) })
+export type GitRepoFindingsPage = z.infer<typeof GitRepoFindingsPage>

@@ -60,6 +60,14 @@ export const selectedCounts = (db: Kysely<Database>) =>
 export const scanRepositories = (db: Kysely<Database>, integrationId: number) =>
   db.selectFrom('git_scan_repositories').selectAll().where('integration_id', '=', integrationId).orderBy('full_name').execute()
 
+export const scanRepositoryByName = (db: Kysely<Database>, integrationId: number, fullName: string) =>
+  db
+    .selectFrom('git_scan_repositories')
+    .selectAll()
+    .where('integration_id', '=', integrationId)
+    .where('full_name', '=', fullName)
+    .executeTakeFirst()
+
 /** Replaces an integration's selection: rows no longer chosen go, new ones start pending. */
 export async function replaceSelection(
   db: Kysely<Database>,

@@ -2,6 +2,8 @@ import {
   ConnectionTestResult,
   GitIntegration,
   GitIntegrationForm,
+  GitRepoFindingsPage,
+  GitRepoFindingsRequest,
   GitRepoSelection,
   GitRepositoryPage,
   GitRepositoryQuery,
@@ -139,7 +141,7 @@ export const vcsIntegrationRoutes =
         config: admin,
         schema: {
           tags,
-          summary: 'The repositories selected for scanning, with their clones',
+          summary: 'The repositories selected for scanning, with their clones and scans',
           params: IdParams,
           response: { 200: SelectedRepositories },
         },
@@ -159,5 +161,19 @@ export const vcsIntegrationRoutes =
         },
       },
       async (request) => git.select(request.params.integrationId, request.body.repositories),
+    )
+    app.post(
+      '/vcs_integrations/:integrationId/repositories/findings',
+      {
+        config: admin,
+        schema: {
+          tags,
+          summary: "One page of a selected repository's findings: its components that advisories affect, worst first",
+          params: IdParams,
+          body: GitRepoFindingsRequest,
+          response: { 200: GitRepoFindingsPage },
+        },
+      },
+      async (request) => git.findings(request.params.integrationId, request.body.repository, request.body.page),
     )
   }

@@ -5,18 +5,22 @@ import type {
   ConnectionTestResult,
   GitIntegration,
   GitIntegrationForm,
+  GitRepoFindingsPage,
+  GitRepoScan,
   GitVendorName,
   IntegrationGroup,
   SelectedRepository,
   VcsIntegration,
 } from '@trove/contracts/gitIntegrations'
-import { GIT_VENDORS } from '@trove/contracts/gitIntegrations'
+import { GIT_FINDINGS_PAGE_ROWS, GIT_VENDORS } from '@trove/contracts/gitIntegrations'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { conflict, HttpError, notFound } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { SecretBox } from '../../core/secretBox.js'
+import { findingsPage, gitRepoCounts } from '../scanner/queries.js'
+import { noCounts } from '../scanner/store.js'
 import { checkConnection, findRepository, listRepositories, testConnection, vendorUrl } from './connection.js'
 import { clonePath, cloneRepository } from './gitClone.js'
 import * as repo from './repo.js'
@@ -213,18 +217,49 @@ export class GitIntegrationService {
     return listRepositories(row.vendor as GitVendorName, this.credentials(row), page)
   }
 
-  private selectedView = (r: repo.ScanRepositoryRow): SelectedRepository => ({
-    fullName: r.full_name,
-    cloneUrl: r.clone_url,
-    status: r.status as SelectedRepository['status'],
-    headCommit: r.head_commit,
-    error: r.error,
-    clonedAt: r.cloned_at === null ? null : Number(r.cloned_at),
-  })
+  /** The scanner's state of a selected repository: a failed clone is never scanned, so it says so. */
+  private scanView(r: repo.ScanRepositoryRow, counts: Map<number, GitRepoScan['counts']>): GitRepoScan {
+    const state = (r.scan_state ?? (r.status === 'failed' ? 'not_scanned' : 'waiting')) as GitRepoScan['state']
+    return {
+      state,
+      reason: r.scan_reason ?? (r.scan_state === null && r.status === 'failed' ? 'The repository could not be cloned' : null),
+      commit: r.scanned_commit,
+      scannedAt: r.scanned_at === null ? null : Number(r.scanned_at),
+      counts: state === 'scanned' ? (counts.get(r.id) ?? noCounts()) : null,
+    }
+  }
+
+  private async selectedViews(rows: repo.ScanRepositoryRow[]): Promise<SelectedRepository[]> {
+    const counts = await gitRepoCounts(
+      this.db,
+      rows.filter((r) => r.scan_state === 'scanned').map((r) => r.id),
+    )
+    return rows.map((r) => ({
+      fullName: r.full_name,
+      cloneUrl: r.clone_url,
+      status: r.status as SelectedRepository['status'],
+      headCommit: r.head_commit,
+      error: r.error,
+      clonedAt: r.cloned_at === null ? null : Number(r.cloned_at),
+      scan: this.scanView(r, counts),
+    }))
+  }
 
   async selected(key: string): Promise<SelectedRepository[]> {
     const row = await this.row(key)
-    return (await repo.scanRepositories(this.db, row.id)).map(this.selectedView)
+    return this.selectedViews(await repo.scanRepositories(this.db, row.id))
+  }
+
+  /** One page of a selected repository's findings, worst first. */
+  async findings(key: string, fullName: string, page: number): Promise<GitRepoFindingsPage> {
+    const row = await this.row(key)
+    const target = await repo.scanRepositoryByName(this.db, row.id, fullName)
+    if (!target) throw notFound(`${fullName} is not selected for scanning in ${key}`)
+    return findingsPage(
+      this.db,
+      { gitRepoId: target.id },
+      { number: page, rows: GIT_FINDINGS_PAGE_ROWS, orderBy: 'severity', direction: 'desc' },
+    )
   }
 
   /**
@@ -244,7 +279,7 @@ export class GitIntegrationService {
       if (!kept.has(gone)) await fs.rm(clonePath(this.config.dataDir, row.key, gone), { recursive: true, force: true })
     }
     for (const added of rows.filter((r) => r.status === 'pending')) this.enqueueClone(row, added, credentials)
-    return rows.map(this.selectedView)
+    return this.selectedViews(rows)
   }
 
   private enqueueClone(integration: repo.IntegrationRow, target: repo.ScanRepositoryRow, credentials: VendorCredentials) {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../core/schema.js'
 import { isAffected } from './ecosystems.js'
+import type { Match } from './matcher.js'
+import { type Counts, countsOf, type Subject } from './store.js'
 import type { AffectedPackage, AffectedRange, Severity } from './types.js'
 
 /** A version's vulnerabilities by severity, as the packages browser shows them (§3). */
@@ -87,6 +89,28 @@ export async function latestVersionCounts(
   return out
 }
 
+/**
+ * The counts by severity of distinct advisories found in each git repository (one advisory in two
+ * manifests counts once), from the stored findings; repositories without findings are left out.
+ */
+export async function gitRepoCounts(db: Kysely<Database>, gitRepoIds: number[]): Promise<Map<number, Counts>> {
+  const grouped = new Map<number, Match[][]>()
+  for (let i = 0; i < gitRepoIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('scan_findings')
+      .select(['git_repo_id', 'advisory_id', 'severity'])
+      .where('git_repo_id', 'in', gitRepoIds.slice(i, i + 500))
+      .execute()
+    for (const r of rows) {
+      const id = r.git_repo_id ?? 0
+      const list = grouped.get(id) ?? []
+      list.push([{ advisoryId: r.advisory_id, severity: r.severity as Severity, fixed: [] }])
+      grouped.set(id, list)
+    }
+  }
+  return new Map([...grouped].map(([id, matches]) => [id, countsOf(matches)]))
+}
+
 export interface FindingRow {
   component: string
   ecosystem: string
@@ -104,17 +128,23 @@ export interface FindingRow {
 
 const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1, unknown: 0 }
 
-/** One page of a version's findings (component × advisory), the Security tab's list (20 rows, §7). */
+/**
+ * One page of a subject's findings (component × advisory): a version's, the Security tab's list
+ * (20 rows, §7), or a selected git repository's.
+ */
 export async function findingsPage(
   db: Kysely<Database>,
-  versionId: number,
+  subject: Subject,
   page: { number: number; rows: number; orderBy: 'last_updated' | 'severity' | 'component'; direction: 'asc' | 'desc' },
 ): Promise<{ total_count: number; data: FindingRow[] }> {
-  const base = db
+  const joined = db
     .selectFrom('scan_findings as f')
     .innerJoin('scan_components as c', 'c.id', 'f.component_id')
     .innerJoin('advisories as a', 'a.id', 'f.advisory_id')
-    .where('f.version_id', '=', versionId)
+  const base =
+    'versionId' in subject
+      ? joined.where('f.version_id', '=', subject.versionId)
+      : joined.where('f.git_repo_id', '=', subject.gitRepoId)
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()
   const rows = await base
     .select([

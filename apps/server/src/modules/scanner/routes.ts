@@ -149,12 +149,16 @@ export const scannerRoutes =
       async (request) => {
         const row = await visibleVersion(request, request.body)
         const q = request.query
-        return findingsPage(ctx.db.kysely, row.id, {
-          number: q.page_num,
-          rows: q.num_of_rows,
-          orderBy: q.order_by,
-          direction: q.direction,
-        })
+        return findingsPage(
+          ctx.db.kysely,
+          { versionId: row.id },
+          {
+            number: q.page_num,
+            rows: q.num_of_rows,
+            orderBy: q.order_by,
+            direction: q.direction,
+          },
+        )
       },
     )
 
