@@ -1,6 +1,6 @@
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import { SecuritySearchPage } from '../../features/securitySearch/SecuritySearchPage'
+import { SecuritySearchPage } from '../../features/search/security/SecuritySearchPage'
 
 const versionHref = (packageId: string, version: string) =>
   `/ui/packages/${encodeURIComponent(packageId)}/${encodeURIComponent(version)}`

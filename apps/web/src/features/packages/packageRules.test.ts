@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { visibleVulnerabilities } from '../../ui/VulnerabilityBadges'
 import {
   defaultTab,
   digestOf,
@@ -8,7 +9,6 @@ import {
   setMeUpType,
   tabLabel,
   versionTabs,
-  visibleVulnerabilities,
 } from './packageRules'
 
 describe('packages browser rules (packages §2, §3, §5)', () => {

@@ -50,13 +50,6 @@ export function defaultTab(leadFilePath: string | null | undefined, packageType:
   return packageType === 'docker' ? 'dockerLayers' : 'builds'
 }
 
-export const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info', 'unknown', 'skipped'] as const
-/** §3: vulnerability entries with zero are dropped on display. */
-export function visibleVulnerabilities(v: Vulnerabilities | null | undefined): { severity: string; count: number }[] {
-  if (!v) return []
-  return SEVERITY_ORDER.map((severity) => ({ severity, count: v[severity] })).filter((e) => e.count > 0)
-}
-
 /** §3: the digest is the sha256 of the lead file, or of the file whose name ends with manifest.json. */
 export function digestOf(files: Partial<VersionFile>[] | undefined): string | null {
   const file = files?.find((f) => f.lead) ?? files?.find((f) => f.name?.endsWith('manifest.json'))

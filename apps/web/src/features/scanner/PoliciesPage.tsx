@@ -4,10 +4,10 @@ import type { SecurityPolicy } from '@trove/contracts/scanner'
 import { useState } from 'react'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'
+import { SeverityBadge } from '../../ui/SeverityBadge'
 import { useDeletePolicy, usePolicies } from './api/policies'
 import { ConfirmDialog } from './ConfirmDialog'
 import { PolicyDialog } from './PolicyDialog'
-import { SeverityBadge } from './SeverityBadge'
 
 const BREADCRUMBS = ['Administration', 'Security & Compliance']
 

@@ -3,10 +3,10 @@ import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { SEVERITIES, type Severity, type Violation, type ViolationType } from '@trove/contracts/scanner'
 import { useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
+import { SeverityBadge } from '../../ui/SeverityBadge'
 import { useViolations } from './api/violations'
 import { IgnoreDialog } from './IgnoreDialog'
 import { IgnoreRulesTable } from './IgnoreRulesTable'
-import { SeverityBadge } from './SeverityBadge'
 import { matchesText, noFilters, serverFilter, type ViolationFilters } from './violationFilter'
 
 export interface ViolationsPageProps {

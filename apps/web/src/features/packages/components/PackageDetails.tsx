@@ -3,13 +3,13 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Messages } from '@trove/contracts/messages'
 import type { VersionNode } from '@trove/contracts/packages'
 import { useEffect, useMemo, useState } from 'react'
+import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import { packageQuery, versionsQuery } from '../api/packagesApi'
 import { formatSize } from '../packageRules'
 import { loadPackage, usePackagesState } from '../packagesState'
 import { type VersionQuery, versionsVariablesOf } from '../versionQuery'
 import { PackageSummary } from './PackageSummary'
 import { VirtualList } from './VirtualList'
-import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface PackageDetailsProps {
   packageId: string

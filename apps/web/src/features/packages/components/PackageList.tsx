@@ -3,10 +3,10 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import type { MdsRequest, PackageNode } from '@trove/contracts/packages'
 import { useEffect, useMemo } from 'react'
+import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import { packagesQuery } from '../api/packagesApi'
 import { initPackageList, usePackagesState } from '../packagesState'
 import { VirtualList } from './VirtualList'
-import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface PackageListProps {
   /** The packages search (§4: only when the search type is packages and search is enabled), or null. */

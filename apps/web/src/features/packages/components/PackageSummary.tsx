@@ -1,8 +1,8 @@
 import { Badge, Code, Group, Stack, Text, Title } from '@mantine/core'
 import type { PackageNode } from '@trove/contracts/packages'
 import type { ReactNode } from 'react'
+import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import { installCommand, setMeUpType } from '../packageRules'
-import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 /** A package's header: name, type, description, figures, licences, tags and how to install it. */
 export function PackageSummary({

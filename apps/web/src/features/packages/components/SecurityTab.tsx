@@ -4,24 +4,9 @@ import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import type { VersionNode } from '@trove/contracts/packages'
 import { SCANNER_PAGE_ROWS, type ScannedVersionRef, type Severity } from '@trove/contracts/scanner'
 import { useState } from 'react'
+import { SeverityBadge } from '../../../ui/SeverityBadge'
+import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import { advisoryDetailsQuery, componentFindingsQuery, sbomUrl, scanSummaryQuery } from '../api/securityApi'
-import { VulnerabilityBadges } from './VulnerabilityBadges'
-
-const SEVERITY_COLOURS: Record<Severity, string> = {
-  critical: 'red',
-  high: 'orange',
-  medium: 'yellow',
-  low: 'blue',
-  unknown: 'gray',
-}
-
-export function SeverityBadge({ value }: { value: Severity }) {
-  return (
-    <Badge size="sm" color={SEVERITY_COLOURS[value]} variant="light">
-      {value}
-    </Badge>
-  )
-}
 
 /** §6: the security data's messages, then the version's scan: counts, its vulnerable components and one advisory. */
 export function SecurityTab({
@@ -104,7 +89,7 @@ function ScanResults({ ref_ }: { ref_: ScannedVersionRef }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <SeverityBadge value={f.severity} />
+                    <SeverityBadge severity={f.severity} />
                   </Table.Td>
                   <Table.Td>
                     {f.component}
@@ -167,7 +152,7 @@ function AdvisoryPanel({ id }: { id: string }) {
   return (
     <Stack gap="sm">
       <Group gap="sm">
-        <SeverityBadge value={a.severity} />
+        <SeverityBadge severity={a.severity} />
         {a.cvss_score !== null && <Text size="sm">CVSS {a.cvss_score}</Text>}
         {a.aliases.length > 0 && <Text size="sm">{a.aliases.join(', ')}</Text>}
       </Group>

@@ -4,6 +4,7 @@ import { Messages } from '@trove/contracts/messages'
 import type { ArtifactRef, PackageNode, VersionNode } from '@trove/contracts/packages'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { ArtifactBuildsTable } from '../../../ui/ArtifactBuildsTable'
+import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import {
   artifactBuildsQuery,
   dependenciesQuery,
@@ -27,7 +28,6 @@ import {
 import { loadPackage, loadVersion, usePackagesState } from '../packagesState'
 import { Fact, PackageSummary } from './PackageSummary'
 import { SecurityTab } from './SecurityTab'
-import { VulnerabilityBadges } from './VulnerabilityBadges'
 
 export interface VersionDetailsProps {
   packageId: string

@@ -1,5 +1,5 @@
 import type { Severity } from '@trove/contracts/scanner'
-import { parseSearchQuery } from '../search/searchModel'
+import { parseSearchQuery } from '../searchModel'
 
 /** The body of the security-compliance search (packages §2): the top bar's query with its key:value filters. */
 export interface SecuritySearchRequest {

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query'
 import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { SCANNER_PATHS, type SecuritySearchResult, type SecuritySearchVersion } from '@trove/contracts/scanner'
 import type { MouseEvent } from 'react'
-import { apiRequest } from '../../lib/api'
-import { PageHeader } from '../../ui/PageHeader'
-import { SeverityBadge } from '../packages/components/SecurityTab'
+import { apiRequest } from '../../../lib/api'
+import { PageHeader } from '../../../ui/PageHeader'
+import { SeverityBadge } from '../../../ui/SeverityBadge'
 import { isEmptyRequest, type SecuritySearchRequest, securitySearchRequest } from './securitySearchRequest'
 
 const securitySearchQuery = (body: SecuritySearchRequest) => ({
@@ -61,7 +61,7 @@ export function SecuritySearchPage({ query, versionHref, onOpenVersion }: Securi
                 <Title order={2} size="h4">
                   {a.id}
                 </Title>
-                <SeverityBadge value={a.severity} />
+                <SeverityBadge severity={a.severity} />
                 {a.cvss_score !== null && <Text size="sm">CVSS {a.cvss_score.toFixed(1)}</Text>}
                 {a.aliases.length > 0 && (
                   <Text size="sm" c="dimmed">
