@@ -56,8 +56,11 @@ function checkName(name: string): void {
 
 const isSymlink = (entry: yauzl.Entry) => ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000
 
-async function* readZip(file: string, limits: Required<UploadLimits>): AsyncGenerator<{ name: string; json: unknown }> {
-  const label = path.basename(file)
+async function* readZip(
+  file: string,
+  limits: Required<UploadLimits>,
+  label: string,
+): AsyncGenerator<{ name: string; json: unknown }> {
   let zip: yauzl.ZipFile
   try {
     // Names stay raw bytes (decodeStrings: false) so they are checked here, with messages naming them.
@@ -113,8 +116,11 @@ async function* readZip(file: string, limits: Required<UploadLimits>): AsyncGene
   }
 }
 
-async function* readJsonFile(file: string, limits: Required<UploadLimits>): AsyncGenerator<{ name: string; json: unknown }> {
-  const label = path.basename(file)
+async function* readJsonFile(
+  file: string,
+  limits: Required<UploadLimits>,
+  label: string,
+): AsyncGenerator<{ name: string; json: unknown }> {
   const { size } = await fs.promises.stat(file)
   if (size > limits.maxTotalBytes) throw new ArchiveError(`${label} is larger than ${limits.maxTotalBytes} bytes`)
   const json = parseJson(await fs.promises.readFile(file), label)
@@ -128,7 +134,12 @@ async function* readJsonFile(file: string, limits: Required<UploadLimits>): Asyn
 }
 
 /** Yields each record of an uploaded OSV zip, JSON record or JSON array, by name (its entry, or file[index]). */
-export async function* readOsvUpload(file: string, limits: UploadLimits = {}): AsyncGenerator<{ name: string; json: unknown }> {
+/** `label` names the upload in errors (the file the user sent, not the temporary copy). */
+export async function* readOsvUpload(
+  file: string,
+  limits: UploadLimits = {},
+  label = path.basename(file),
+): AsyncGenerator<{ name: string; json: unknown }> {
   const applied = {
     maxEntries: limits.maxEntries ?? DEFAULTS.maxEntries,
     maxTotalBytes: limits.maxTotalBytes ?? DEFAULTS.maxTotalBytes,
@@ -141,6 +152,6 @@ export async function* readOsvUpload(file: string, limits: UploadLimits = {}): A
   } finally {
     await handle.close()
   }
-  if (ZIP_MAGIC.some((magic) => head.equals(magic))) yield* readZip(file, applied)
-  else yield* readJsonFile(file, applied)
+  if (ZIP_MAGIC.some((magic) => head.equals(magic))) yield* readZip(file, applied, label)
+  else yield* readJsonFile(file, applied, label)
 }

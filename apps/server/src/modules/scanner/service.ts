@@ -286,6 +286,10 @@ export class ScannerService {
    * names an imported advisory carries (before or after) are matched again.
    */
   async importFile(file: string, source: string, createdBy: string | null): Promise<ImportResult> {
+    // Errors name what was sent: the uploaded file's name, or the feed URL's last segment.
+    const label = source.startsWith('upload:')
+      ? source.slice('upload:'.length)
+      : decodeURIComponent(new URL(source).pathname.split('/').pop() || 'feed')
     const started = Date.now()
     const job = await this.k
       .insertInto('advisory_imports')
@@ -351,7 +355,7 @@ export class ScannerService {
           batch = []
         }
         const seen = new Set<string>()
-        for await (const entry of readOsvUpload(file)) {
+        for await (const entry of readOsvUpload(file, {}, label)) {
           const advisory = parseOsvRecord(entry.json, entry.name)
           records++
           // The same id twice in one file: the later record wins, as a later import would.
