@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { npmPublishBody } from '../test/clients.js'
 import { ADMIN_PASSWORD, tempDir, throwawayDatabase } from '../test/testApp.js'
 
 /**
@@ -94,17 +94,6 @@ const children = (pid: number) =>
     .map((l) => Number(l.trim()))
     .filter((n) => n > 0)
 
-async function npmTarball(name: string, version: string): Promise<Buffer> {
-  const { default: tar } = await import('tar-stream')
-  const pack = tar.pack()
-  pack.entry({ name: 'package/package.json' }, JSON.stringify({ name, version }))
-  pack.entry({ name: 'package/index.js' }, `module.exports = '${version}'\n`)
-  pack.finalize()
-  const chunks: Buffer[] = []
-  for await (const c of pack) chunks.push(c as Buffer)
-  return zlib.gzipSync(Buffer.concat(chunks))
-}
-
 beforeAll(async () => {
   dataDir = tempDir()
   const database = await throwawayDatabase()
@@ -184,26 +173,12 @@ describe('a node of two worker processes', () => {
       const version = `1.0.${i}`
       // Both workers hold the packument as it was (the first round: a 404 remembered).
       for (let k = 0; k < 2; k++) expect((await packument()).status).toBe(i === 1 ? 404 : 200)
-      const tgz = await npmTarball(name, version)
+      const { body, tarball: tgz } = await npmPublishBody(base, 'npm-local', { name, version })
       const published = await call(
         'PUT',
         `/api/npm/npm-local/${name}`,
         { ...bearer(), 'content-type': 'application/json' },
-        JSON.stringify({
-          _id: name,
-          name,
-          'dist-tags': { latest: version },
-          versions: {
-            [version]: { name, version, dist: { tarball: `${base}/api/npm/npm-local/${name}/-/${name}-${version}.tgz` } },
-          },
-          _attachments: {
-            [`${name}-${version}.tgz`]: {
-              content_type: 'application/octet-stream',
-              data: tgz.toString('base64'),
-              length: tgz.length,
-            },
-          },
-        }),
+        JSON.stringify(body),
       )
       expect(published.status).toBe(201)
       for (let k = 0; k < 2; k++) {

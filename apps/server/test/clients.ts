@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { type Session, sessionHeaders } from './testApp.js'
 
@@ -94,4 +95,30 @@ export function writeFiles(dir: string, files: Record<string, string>): string {
     fs.writeFileSync(path.join(dir, name), content)
   }
   return dir
+}
+
+/** What `npm publish` sends for one version: the manifest and its tarball (package.json and index.js) inline. */
+export async function npmPublishBody(
+  base: string,
+  repo: string,
+  manifest: { name: string; version: string; [key: string]: unknown },
+): Promise<{ body: Record<string, unknown>; tarball: Buffer }> {
+  const { default: tar } = await import('tar-stream')
+  const pack = tar.pack()
+  pack.entry({ name: 'package/package.json' }, JSON.stringify(manifest))
+  pack.entry({ name: 'package/index.js' }, `module.exports = '${manifest.version}'\n`)
+  pack.finalize()
+  const chunks: Buffer[] = []
+  for await (const c of pack) chunks.push(c as Buffer)
+  const tgz = zlib.gzipSync(Buffer.concat(chunks))
+  const { name, version } = manifest
+  const file = `${name}-${version}.tgz`
+  const body = {
+    _id: name,
+    name,
+    'dist-tags': { latest: version },
+    versions: { [version]: { ...manifest, dist: { tarball: `${base}/api/npm/${repo}/${name}/-/${file}` } } },
+    _attachments: { [file]: { content_type: 'application/octet-stream', data: tgz.toString('base64'), length: tgz.length } },
+  }
+  return { body, tarball: tgz }
 }
