@@ -4,7 +4,8 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { buildProject, CLIENT_ENV, PYTHON } from '../../../test/pypi.js'
 import {
   ADMIN_PASSWORD,
   createTestApp,
@@ -18,47 +19,8 @@ import { readZip } from '../archive.js'
 import { normalizeName, parseFilename, parseRequirement } from './metadata.js'
 import { negotiate } from './simple.js'
 
-/** Debian's Python: its pip, build and twine are the clients (the one on PATH may be another). */
-const PYTHON = '/usr/bin/python3'
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex')
 const md5 = (data: Buffer | string) => crypto.createHash('md5').update(data).digest('hex')
-/** Clients run offline, with no user configuration or keyring in the way. */
-const CLIENT_ENV = {
-  PIP_CONFIG_FILE: '/dev/null',
-  PIP_DISABLE_PIP_VERSION_CHECK: '1',
-  PIP_NO_INPUT: '1',
-  PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
-  PYTHONWARNINGS: 'ignore',
-}
-
-/** Builds a wheel and an sdist of a tiny project with `python3 -m build` (offline, no isolation). */
-async function buildProject(dir: string, name: string, version: string, extra = ''): Promise<string[]> {
-  const module = normalizeName(name).replace(/-/g, '_')
-  writeFiles(dir, {
-    'pyproject.toml': `[build-system]
-requires = ["setuptools>=61"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "${name}"
-version = "${version}"
-description = "A demo package for Trove"
-readme = "README.md"
-requires-python = ">=3.8"
-license = {text = "MIT"}
-keywords = ["demo", "trove"]
-authors = [{name = "Ada Lovelace", email = "ada@example.com"}]
-${extra}
-[project.urls]
-Homepage = "https://example.com/demo"
-`,
-    'README.md': `# ${name}\n\nThe long description of ${name}.\n`,
-    [`src/${module}/__init__.py`]: `VERSION = "${version}"\n`,
-  })
-  const result = await run(PYTHON, ['-m', 'build', '--no-isolation', '--outdir', 'dist', '.'], { cwd: dir, env: CLIENT_ENV })
-  if (result.code !== 0) throw new Error(`build failed: ${result.stderr}`)
-  return fs.readdirSync(path.join(dir, 'dist')).map((f) => path.join(dir, 'dist', f))
-}
 
 /** A multipart form as twine sends it (fields, then the `content` file). */
 function uploadForm(fields: Record<string, string | string[]>, filename: string, content: Buffer) {
