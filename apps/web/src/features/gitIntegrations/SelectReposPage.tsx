@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Checkbox, Code, Group, Skeleton, Table, Text } from '@mantine/core'
 import { useSearch } from '@tanstack/react-router'
-import { gitVendor, type SelectedRepository } from '@trove/contracts/gitIntegrations'
-import { Messages } from '@trove/contracts/messages'
+import { type GitRepoScan, gitVendor, type SelectedRepository } from '@trove/contracts/gitIntegrations'
+import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
+import { VulnerabilityBadges } from '../../ui/VulnerabilityBadges'
 import { useRepositories, useSaveSelection, useSelected } from './api/repositories'
+import { RepositoryFindings } from './RepositoryFindings'
 
 const CLONE_STATUS: Record<SelectedRepository['status'], { label: string; color: string }> = {
   pending: { label: 'Cloning', color: 'blue' },
@@ -12,43 +14,100 @@ const CLONE_STATUS: Record<SelectedRepository['status'], { label: string; color:
   failed: { label: 'Failed', color: 'red' },
 }
 
-function Selected({ rows }: { rows: SelectedRepository[] }) {
+const SCAN_STATE: Record<GitRepoScan['state'], { label: string; color: string }> = {
+  waiting: { label: ScreenMessages.gitScanWaiting, color: 'gray' },
+  scanning: { label: ScreenMessages.gitScanScanning, color: 'blue' },
+  scanned: { label: ScreenMessages.gitScanScanned, color: 'green' },
+  not_scanned: { label: ScreenMessages.gitScanNotScanned, color: 'red' },
+}
+
+function ScanState({ scan }: { scan: GitRepoScan }) {
+  return (
+    <>
+      <Badge color={SCAN_STATE[scan.state].color} variant="dot" style={{ overflow: 'visible' }}>
+        {SCAN_STATE[scan.state].label}
+      </Badge>
+      {scan.reason && (
+        <Text size="xs" c="red.9">
+          {scan.reason}
+        </Text>
+      )}
+    </>
+  )
+}
+
+function ScanCounts({ scan }: { scan: GitRepoScan }) {
+  if (!scan.counts) return <Text c="dimmed">—</Text>
+  const total = Object.values(scan.counts).reduce((a, b) => a + b, 0)
+  if (total === 0) return <Text size="sm">{ScreenMessages.gitScanClean}</Text>
+  return <VulnerabilityBadges value={{ ...scan.counts, info: 0, skipped: 0 }} />
+}
+
+function Selected({ integrationId, rows }: { integrationId: string; rows: SelectedRepository[] }) {
+  const [open, setOpen] = useState<string | null>(null)
   if (rows.length === 0) return null
   return (
-    <Table withTableBorder mt="lg" aria-label="Repositories selected for scanning">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Selected repository</Table.Th>
-          <Table.Th>Clone</Table.Th>
-          <Table.Th>HEAD commit</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={r.fullName}>
-            <Table.Td>{r.fullName}</Table.Td>
-            <Table.Td>
-              <Badge color={CLONE_STATUS[r.status].color} variant="dot" style={{ overflow: 'visible' }}>
-                {CLONE_STATUS[r.status].label}
-              </Badge>
-              {r.error && (
-                <Text size="xs" c="red.9">
-                  {r.error}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>{r.headCommit ? <Code>{r.headCommit.slice(0, 12)}</Code> : '—'}</Table.Td>
+    <>
+      <Table withTableBorder mt="lg" aria-label="Repositories selected for scanning">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Selected repository</Table.Th>
+            <Table.Th>Clone</Table.Th>
+            <Table.Th>HEAD commit</Table.Th>
+            <Table.Th>Scan</Table.Th>
+            <Table.Th>Vulnerabilities</Table.Th>
+            <Table.Th />
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.fullName}>
+              <Table.Td>{r.fullName}</Table.Td>
+              <Table.Td>
+                <Badge color={CLONE_STATUS[r.status].color} variant="dot" style={{ overflow: 'visible' }}>
+                  {CLONE_STATUS[r.status].label}
+                </Badge>
+                {r.error && (
+                  <Text size="xs" c="red.9">
+                    {r.error}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{r.headCommit ? <Code>{r.headCommit.slice(0, 12)}</Code> : '—'}</Table.Td>
+              <Table.Td>
+                <ScanState scan={r.scan} />
+              </Table.Td>
+              <Table.Td>
+                <ScanCounts scan={r.scan} />
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  variant="default"
+                  size="xs"
+                  disabled={r.scan.state !== 'scanned'}
+                  aria-label={format(ScreenMessages.gitScanFindingsOf, { repository: r.fullName })}
+                  onClick={() => setOpen(r.fullName)}
+                >
+                  {ScreenMessages.gitScanFindings}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <RepositoryFindings
+        integrationId={integrationId}
+        repository={rows.find((r) => r.fullName === open) ?? null}
+        onClose={() => setOpen(null)}
+      />
+    </>
   )
 }
 
 /**
  * Route gitRepoScan.selectRepos (§2), opened with vcsType and integrationId: the repositories the
  * integration's token can see, a vendor page at a time; the chosen ones are kept for the security
- * scanner and cloned.
+ * scanner and cloned, and each shows its scan, its vulnerabilities and, in a dialog, its findings.
  */
 export function SelectReposPage() {
   const { vcsType = '', integrationId = '' } = useSearch({ strict: false }) as { vcsType?: string; integrationId?: string }
@@ -126,7 +185,7 @@ export function SelectReposPage() {
           Next
         </Button>
       </Group>
-      <Selected rows={selected.data ?? []} />
+      <Selected integrationId={integrationId} rows={selected.data ?? []} />
     </>
   )
 }
