@@ -180,6 +180,9 @@ test('an admin uploads advisories, syncs a feed, sets a blocking policy and a wa
   await page.getByRole('option', { name: 'no-high' }).click()
   // Clicking elsewhere closes the open list, which covers the buttons.
   await watch.getByRole('heading', { name: 'New watch' }).click()
+  // It also judges every build run CI asks to scan.
+  await watch.getByLabel('Builds').fill('*')
+  await watch.getByLabel('Builds').press('Enter')
   await shoot(page, 'scanner-admin-watch-form')
   await watch.getByRole('button', { name: 'Create' }).click()
   await expect(watch).toBeHidden()
@@ -189,6 +192,7 @@ test('an admin uploads advisories, syncs a feed, sets a blocking policy and a wa
     .filter({ hasText: 'npm' })
   await expect(watchRow).toContainText('npm-local')
   await expect(watchRow).toContainText('no-high')
+  await expect(watchRow).toContainText('every build')
   await shoot(page, 'scanner-admin-watches')
 
   // ---- a developer publishes lodash 4.17.20, which the advisory names ----

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Stack, TextInput } from '@mantine/core'
+import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Stack, TagsInput, TextInput } from '@mantine/core'
 import { format, ScreenMessages } from '@trove/contracts/messages'
 import type { SecurityWatch } from '@trove/contracts/scanner'
 import { type FormEvent, useState } from 'react'
@@ -16,7 +16,7 @@ export interface WatchDialogProps {
   onClose: () => void
 }
 
-/** Creates or changes a watch: its repositories (or all) and the policies applied to them. */
+/** Creates or changes a watch: its repositories (or all), projects and builds, and the policies applied to them. */
 export function WatchDialog({ opened, watch, repositories, onClose }: WatchDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={watch ? `Edit watch ${watch.name}` : 'New watch'} size="lg">
@@ -90,6 +90,20 @@ function WatchFormBody({ watch, repositories, onClose }: Omit<WatchDialogProps, 
           clearable
           nothingFoundMessage="No repository matches"
           error={errorOf('repositories')}
+        />
+        <TagsInput
+          label="Projects"
+          description="The repositories of these projects (keys starting with the project key and a dash)"
+          placeholder="Project keys; Enter adds one"
+          value={draft.projects}
+          onChange={(v) => change('projects', v)}
+        />
+        <TagsInput
+          label="Builds"
+          description="Build runs judged when CI asks to scan them; * is every build"
+          placeholder="Build names; Enter adds one"
+          value={draft.builds}
+          onChange={(v) => change('builds', v)}
         />
         {policies.isSuccess && policies.data.length === 0 && (
           <Alert color="orange" variant="light">

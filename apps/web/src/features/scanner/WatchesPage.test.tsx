@@ -34,13 +34,20 @@ describe('the watches screen', { timeout: 40_000 }, () => {
     vi.unstubAllGlobals()
   })
 
-  it('lists each watch with its repositories, or all, and its policies', async () => {
+  it('lists each watch with what it covers (repositories or all, projects, builds) and its policies', async () => {
     stubRoutes({
-      [`GET ${API}/watches`]: () => json(200, [NPM, { ...NPM, name: 'everything', repositories: ['*'] }]),
+      [`GET ${API}/watches`]: () =>
+        json(200, [
+          NPM,
+          { ...NPM, name: 'everything', repositories: ['*'] },
+          { ...NPM, name: 'release', repositories: [], projects: ['acme'], builds: ['*'] },
+        ]),
     })
     await render()
     expect(await screen.findByRole('row', { name: /^npm/ })).toHaveTextContent('npm-local')
     expect(screen.getByRole('row', { name: /everything/ })).toHaveTextContent('All repositories')
+    expect(screen.getByRole('row', { name: /release/ })).toHaveTextContent('project acme')
+    expect(screen.getByRole('row', { name: /release/ })).toHaveTextContent('every build')
   })
 
   it('needs repositories and a policy, then creates the watch on the repositories picked', async () => {

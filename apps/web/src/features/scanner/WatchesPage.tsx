@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Skeleton, Table, Text } from '@mantine/core'
+import { Alert, Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
 import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { ALL_REPOSITORIES, type SecurityWatch } from '@trove/contracts/scanner'
 import { useState } from 'react'
@@ -60,7 +60,7 @@ export function WatchesPage({ repositories }: WatchesPageProps) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
-              <Table.Th>Repositories</Table.Th>
+              <Table.Th>Covers</Table.Th>
               <Table.Th>Policies</Table.Th>
               <Table.Th w={150} />
             </Table.Tr>
@@ -74,11 +74,17 @@ export function WatchesPage({ repositories }: WatchesPageProps) {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  {w.repositories.includes(ALL_REPOSITORIES) ? (
-                    <Text size="sm">All repositories</Text>
-                  ) : (
-                    <Names names={w.repositories} color="gray" />
-                  )}
+                  <Stack gap={4}>
+                    {w.repositories.includes(ALL_REPOSITORIES) ? (
+                      <Text size="sm">All repositories</Text>
+                    ) : (
+                      w.repositories.length > 0 && <Names names={w.repositories} color="gray" />
+                    )}
+                    {w.projects.length > 0 && <Names names={w.projects.map((p) => `project ${p}`)} color="teal" />}
+                    {w.builds.length > 0 && (
+                      <Names names={w.builds.map((b) => (b === '*' ? 'every build' : `build ${b}`))} color="violet" />
+                    )}
+                  </Stack>
                 </Table.Td>
                 <Table.Td>
                   <Names names={w.policies} />

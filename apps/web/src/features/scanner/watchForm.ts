@@ -1,7 +1,7 @@
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { ALL_REPOSITORIES, type SecurityWatch } from '@trove/contracts/scanner'
 
-/** The watch form's fields; builds and projects are kept as they were (the console does not edit them). */
+/** The watch form's fields: what it covers (repositories or all, projects, builds) and the policies applied. */
 export interface WatchDraft {
   name: string
   allRepositories: boolean
@@ -45,7 +45,8 @@ export function validateWatch(d: WatchDraft): Partial<Record<WatchField, string>
   const name = d.name.trim()
   if (!name) errors.name = Messages.fieldMandatory
   else if (name.length > 128) errors.name = 'At most 128 characters'
-  if (!d.allRepositories && d.repositories.length === 0) errors.repositories = ScreenMessages.scannerWatchNeedsRepository
+  if (!d.allRepositories && d.repositories.length === 0 && d.projects.length === 0 && d.builds.length === 0)
+    errors.repositories = ScreenMessages.scannerWatchNeedsRepository
   if (d.policies.length === 0) errors.policies = ScreenMessages.scannerWatchNeedsPolicy
   return errors
 }
