@@ -369,6 +369,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           scanner.syncIfDue().catch((err) => log.logger.error({ err, module: 'scanner' }, 'syncing the advisory feed failed'))
         }, 3600_000).unref()
       : undefined
+  // The same worker clones again the selected git repositories that are due (each row claimed
+  // first, so of several scanner nodes one clones it), looking once a minute at most.
+  const refreshS = config.integrations.gitRefreshIntervalS
+  const cloneTimer =
+    scanner.enabled && refreshS > 0 && config.workers.index <= 1
+      ? setInterval(() => {
+          gitIntegrations.refreshDue().catch((err) => log.logger.error({ err }, 'cloning git repositories again failed'))
+        }, Math.min(60, refreshS) * 1000).unref()
+      : undefined
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
@@ -384,6 +393,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (gcTimer) clearInterval(gcTimer)
     if (retestTimer) clearInterval(retestTimer)
     if (feedTimer) clearInterval(feedTimer)
+    if (cloneTimer) clearInterval(cloneTimer)
     await scanner.stop()
     await gitIntegrations.idle()
     await blobs.close()

@@ -88,6 +88,7 @@ const EnvSchema = z.object({
   TROVE_SCAN_POLL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().min(100).default(2000),
   TROVE_ADVISORY_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(1024),
   TROVE_GIT_BINARY: z.string().min(1).default('/usr/bin/git'),
+  TROVE_GIT_REFRESH_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
   TROVE_PACKAGES_CACHE_MS: z.coerce
     .number({ error: 'expected a whole number of milliseconds' })
     .int('expected a whole number of milliseconds')
@@ -143,6 +144,8 @@ export interface Config {
     gitRetestIntervalS: number
     /** The git client that clones repositories selected for scanning (an absolute path). */
     gitBinary: string
+    /** How often each selected repository is cloned again, so new commits get scanned (seconds; 0: never). */
+    gitRefreshIntervalS: number
   }
   /** shell: the instance model's defaults */
   instance: { flavour: string; deployment: string; features: Record<string, boolean> }
@@ -204,7 +207,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
     },
     scanner: { pollMs: e.TROVE_SCAN_POLL_MS, maxUploadBytes: e.TROVE_ADVISORY_UPLOAD_MAX_MB * 1024 * 1024 },
-    integrations: { gitRetestIntervalS: e.TROVE_GIT_RETEST_INTERVAL_S, gitBinary: e.TROVE_GIT_BINARY },
+    integrations: {
+      gitRetestIntervalS: e.TROVE_GIT_RETEST_INTERVAL_S,
+      gitBinary: e.TROVE_GIT_BINARY,
+      gitRefreshIntervalS: e.TROVE_GIT_REFRESH_INTERVAL_S,
+    },
     instance: {
       flavour: e.TROVE_FLAVOUR,
       deployment: e.TROVE_DEPLOYMENT,

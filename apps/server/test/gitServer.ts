@@ -24,6 +24,8 @@ export interface GitServer {
   addRepository(fullName: string, files: Record<string, string>): string
   /** Pushes a commit writing `files` over a repository's main branch; answers that commit. */
   commit(fullName: string, files: Record<string, string>): string
+  /** Takes a repository away (a clone of it then fails). */
+  remove(fullName: string): void
   /** Authorization headers seen, in order. */
   seen: string[]
   close(): Promise<void>
@@ -84,6 +86,9 @@ export async function startGitServer(expectedAuthorization: string): Promise<Git
       const head = git(['rev-parse', 'HEAD'], work)
       fs.rmSync(work, { recursive: true, force: true })
       return head
+    },
+    remove(fullName) {
+      fs.rmSync(path.join(root, `${fullName}.git`), { recursive: true, force: true })
     },
     close: async () => {
       server.closeAllConnections()

@@ -195,6 +195,33 @@ describe('scanning the repositories selected through a git integration', () => {
     expect(left).toEqual([])
   })
 
+  it('clones the selection again when due, so a commit pushed since is scanned; one node takes each row', async () => {
+    const vulnerable = git.commit('platform/api', {
+      'package-lock.json': packageLock('4.17.20'),
+      'requirements.txt': 'requests==2.31.0\n',
+    })
+    // Not due yet: nothing is cloned again.
+    expect(await t.app.gitIntegrations.refreshDue()).toBe(0)
+    const later = Date.now() + 3600_000 + 1000
+    expect(await t.app.gitIntegrations.refreshDue(later)).toBe(2)
+    // The rows are claimed: a second node asking at the same moment gets none.
+    expect(await t.app.gitIntegrations.refreshDue(later)).toBe(0)
+    const api = (await scanned()).find((r) => r.fullName === 'platform/api')
+    expect(api).toMatchObject({ status: 'cloned', headCommit: vulnerable })
+    expect(api?.scan).toMatchObject({ state: 'scanned', commit: vulnerable, counts: { high: 1 } })
+  })
+
+  it('keeps the last clone when cloning again fails, and says why', async () => {
+    const before = (await scanned()).find((r) => r.fullName === 'platform/docs')
+    expect(before?.status).toBe('cloned')
+    git.remove('platform/docs')
+    expect(await t.app.gitIntegrations.refreshDue(Date.now() + 2 * 3600_000 + 2000)).toBeGreaterThan(0)
+    const docs = (await scanned()).find((r) => r.fullName === 'platform/docs')
+    expect(docs).toMatchObject({ status: 'cloned', headCommit: before?.headCommit })
+    expect(docs?.error).toBeTruthy()
+    expect(docs?.scan.state).toBe('scanned')
+  })
+
   it('says why a repository whose clone failed is not scanned', async () => {
     // The vendor lists platform/web, but the git server has no such repository.
     expect(

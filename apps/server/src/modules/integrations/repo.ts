@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely'
 import type { Database, GitIntegrationsTable, GitScanRepositoriesTable } from '../../core/schema.js'
 
 export type IntegrationRow = Selectable<GitIntegrationsTable>
@@ -9,6 +9,9 @@ export const listIntegrationRows = (db: Kysely<Database>) =>
 
 export const integrationByKey = (db: Kysely<Database>, key: string) =>
   db.selectFrom('git_integrations').selectAll().where('key', '=', key).executeTakeFirst()
+
+export const integrationById = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('git_integrations').selectAll().where('id', '=', id).executeTakeFirst()
 
 export const integrationByName = (db: Kysely<Database>, name: string) =>
   db.selectFrom('git_integrations').selectAll().where('name', '=', name).executeTakeFirst()
@@ -119,4 +122,36 @@ export async function recordClone(
     .set({ status: result.status, head_commit: result.headCommit, error: result.error, cloned_at: result.at })
     .where('id', '=', id)
     .execute()
+}
+
+/** When a selected repository was last cloned, or asked to be (a pending one: when it was selected). */
+const lastAttempt = (eb: ExpressionBuilder<Database, 'git_scan_repositories'>) => eb.fn.coalesce('cloned_at', 'selected_at')
+
+/**
+ * Selected repositories to clone again: those cloned (or failed) before `before`, and those still
+ * pending since before `stalePending` (the node that was cloning them stopped).
+ */
+export const clonesDue = (db: Kysely<Database>, before: number, stalePending: number) =>
+  db
+    .selectFrom('git_scan_repositories')
+    .selectAll()
+    .select((eb) => lastAttempt(eb).as('last_attempt'))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['cloned', 'failed']), eb(lastAttempt(eb), '<', before)]),
+        eb.and([eb('status', '=', 'pending'), eb(lastAttempt(eb), '<', stalePending)]),
+      ]),
+    )
+    .orderBy('id')
+    .execute()
+
+/** Claims a repository's next clone: of several nodes, the one whose conditional update lands clones it. */
+export async function claimClone(db: Kysely<Database>, id: number, seen: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('git_scan_repositories')
+    .set({ cloned_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb(lastAttempt(eb), '=', seen))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

@@ -26,6 +26,9 @@ import { clonePath, cloneRepository } from './gitClone.js'
 import * as repo from './repo.js'
 import { VENDOR_APIS, type VendorCredentials } from './vendors.js'
 
+/** A clone pending this long was left by a node that stopped: another node takes it over. */
+const STALE_PENDING_MS = 10 * 60_000
+
 /** The form after the contract's schema: vendor resolved to its name, type to git. */
 export type ParsedForm = Omit<GitIntegrationForm, 'vendorName' | 'integrationType' | 'token' | 'url'> & {
   vendorName: GitVendorName
@@ -282,6 +285,26 @@ export class GitIntegrationService {
     return this.selectedViews(rows)
   }
 
+  /**
+   * Clones again the selected repositories due (each `gitRefreshIntervalS`), so commits pushed
+   * since are scanned (the scanner rescans a clone whose HEAD changed), and takes over clones a
+   * stopped node left pending for 10 minutes. Each row is claimed first, so of several nodes one
+   * clones it. Answers how many it queued.
+   */
+  async refreshDue(now = Date.now()): Promise<number> {
+    const intervalMs = this.config.integrations.gitRefreshIntervalS * 1000
+    if (intervalMs <= 0) return 0
+    let queued = 0
+    for (const target of await repo.clonesDue(this.db, now - intervalMs, now - STALE_PENDING_MS)) {
+      if (!(await repo.claimClone(this.db, target.id, Number(target.last_attempt), now))) continue
+      const integration = await repo.integrationById(this.db, target.integration_id)
+      if (!integration) continue
+      this.enqueueClone(integration, target, this.credentials(integration))
+      queued++
+    }
+    return queued
+  }
+
   private enqueueClone(integration: repo.IntegrationRow, target: repo.ScanRepositoryRow, credentials: VendorCredentials) {
     const header = VENDOR_APIS[integration.vendor as GitVendorName].gitHeader(credentials)
     const where = clonePath(this.config.dataDir, integration.key, target.full_name)
@@ -292,7 +315,15 @@ export class GitIntegrationService {
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000)
         this.log.warn({ repository: target.full_name, err: message }, 'cloning a repository for scanning failed')
-        await repo.recordClone(this.db, target.id, { status: 'failed', headCommit: null, error: message, at: Date.now() })
+        // A clone that fails again leaves the previous one whole (cloneRepository renames over it
+        // only on success): it stays cloned at its HEAD, with the error said.
+        const kept = target.status === 'cloned' && target.head_commit !== null
+        await repo.recordClone(this.db, target.id, {
+          status: kept ? 'cloned' : 'failed',
+          headCommit: kept ? target.head_commit : null,
+          error: message,
+          at: Date.now(),
+        })
       }
     })
   }
