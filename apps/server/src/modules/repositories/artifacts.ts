@@ -7,8 +7,8 @@ import { conflict, HttpError } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
-import type { Tx } from './repo.js'
 import { spdxLicenses } from '../scanner/licenses.js'
+import type { Tx } from './repo.js'
 
 export type FileRow = Selectable<FilesTable>
 

@@ -1,4 +1,4 @@
-import type { PackageNode, VersionFile, VersionNode, Vulnerabilities } from '@trove/contracts/packages'
+import type { PackageNode, VersionFile, VersionNode } from '@trove/contracts/packages'
 import { splitPackageId } from '@trove/contracts/packages'
 import { INSTALL_COMMANDS, README_EXTENSIONS } from '@trove/contracts/searchConstants'
 
