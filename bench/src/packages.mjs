@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { fillPostgres, fillSqlite } from './packagesData.mjs'
-import { freePort, startServer } from './server.mjs'
+import { freePort, signInAdmin, startServer } from './server.mjs'
 
 const { PACKAGES_QUERY, VERSIONS_QUERY } = await import('@trove/contracts/packages')
 
@@ -112,19 +112,8 @@ async function benchOn(row, dialectName, env, fill) {
   const fillS = ((performance.now() - t0) / 1000).toFixed(0)
   const server = await startServer(common)
   try {
-    const login = await fetch(`${server.url}/ui/api/v1/ui/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
-    })
-    if (login.status !== 200) throw new Error(`login: ${login.status}`)
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
     // The metadata calls are POSTs: a session counts for them only with its CSRF token, as the console sends it.
-    const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
-    const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }
+    const headers = await signInAdmin(server.url, ADMIN_PASSWORD)
     const load = os.loadavg()[0].toFixed(1)
     const note = `${dialect}; load ${load}; data set filled in ${fillS} s`
     const list = await measure(server.url, headers, 'packages', {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
-import { startServer } from './server.mjs'
+import { signInAdmin, startServer } from './server.mjs'
 import { percentile } from './stats.mjs'
 
 const serverRequire = createRequire(new URL('../../apps/server/package.json', import.meta.url))
@@ -162,18 +162,8 @@ export async function benchScanner(row) {
   const fillS = ((performance.now() - t0) / 1000).toFixed(0)
   const server = await startServer(env)
   try {
-    const login = await fetch(`${server.url}/ui/api/v1/ui/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: 'admin', password: PASSWORD, type: 'login' }),
-    })
-    if (login.status !== 200) throw new Error(`login: ${login.status}`)
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
-    const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
-    const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }
+    // The scanner calls are POSTs: a session counts for them only with its CSRF token, as the console sends it.
+    const headers = await signInAdmin(server.url, PASSWORD)
     const summary = async (name, version) => {
       const res = await fetch(`${server.url}/ui/api/v1/xray/ui/component/summary`, {
         method: 'POST',

@@ -59,3 +59,19 @@ export async function startServer(env = {}) {
     },
   }
 }
+
+/** Signs in as the admin as the console does; answers the headers of a changing call (session cookie and CSRF token). */
+export async function signInAdmin(url, password) {
+  const login = await fetch(`${url}/ui/api/v1/ui/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password, type: 'login' }),
+  })
+  if (login.status !== 200) throw new Error(`login: ${login.status}`)
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
+  return { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }
+}

@@ -1,11 +1,11 @@
-import { Alert, Code, Loader, Modal, Pagination, Stack, Table, Text } from '@mantine/core'
+import { Alert, Loader, Modal, Stack, Text } from '@mantine/core'
 import { GIT_FINDINGS_PAGE_ROWS, type SelectedRepository } from '@trove/contracts/gitIntegrations'
 import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { useState } from 'react'
-import { SeverityBadge } from '../../ui/SeverityBadge'
+import { FindingsTable } from '../../ui/FindingsTable'
 import { useRepositoryFindings } from './api/repositories'
 
-function FindingsTable({ integrationId, repository }: { integrationId: string; repository: SelectedRepository }) {
+function FindingsOfRepository({ integrationId, repository }: { integrationId: string; repository: SelectedRepository }) {
   const [page, setPage] = useState(1)
   const findings = useRepositoryFindings(integrationId, repository.fullName, page)
   const { scan } = repository
@@ -28,56 +28,14 @@ function FindingsTable({ integrationId, repository }: { integrationId: string; r
       )}
       {findings.isSuccess && findings.data.total_count === 0 && <Text>{ScreenMessages.gitScanNoFindings}</Text>}
       {findings.isSuccess && findings.data.total_count > 0 && (
-        <>
-          <Table striped aria-label={ScreenMessages.gitScanFindings}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Advisory</Table.Th>
-                <Table.Th>Severity</Table.Th>
-                <Table.Th>Component</Table.Th>
-                <Table.Th>Version</Table.Th>
-                <Table.Th style={{ whiteSpace: 'nowrap' }}>Fixed in</Table.Th>
-                <Table.Th>Summary</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {findings.data.data.map((f) => (
-                <Table.Tr key={`${f.advisory_id} ${f.ecosystem} ${f.component} ${f.version} ${f.path}`}>
-                  <Table.Td>
-                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                      {f.advisory_id}
-                    </Text>
-                    {f.aliases.length > 0 && (
-                      <Text size="xs" c="dimmed">
-                        {f.aliases.join(', ')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <SeverityBadge severity={f.severity} />
-                  </Table.Td>
-                  <Table.Td>
-                    {f.component}
-                    <Text size="xs" c="dimmed">
-                      <Code>{f.path}</Code> ({f.ecosystem})
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{f.version}</Table.Td>
-                  <Table.Td>{f.fixed_versions.join(', ') || '—'}</Table.Td>
-                  <Table.Td>{f.summary}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {findings.data.total_count > GIT_FINDINGS_PAGE_ROWS && (
-            <Pagination
-              total={Math.ceil(findings.data.total_count / GIT_FINDINGS_PAGE_ROWS)}
-              value={page}
-              onChange={setPage}
-              aria-label="Finding pages"
-            />
-          )}
-        </>
+        <FindingsTable
+          label={ScreenMessages.gitScanFindings}
+          rows={findings.data.data}
+          total={findings.data.total_count}
+          page={page}
+          pageRows={GIT_FINDINGS_PAGE_ROWS}
+          onPage={setPage}
+        />
       )}
     </Stack>
   )
@@ -101,7 +59,7 @@ export function RepositoryFindings({
       closeButtonProps={{ 'aria-label': 'Close' }}
       title={repository ? format(ScreenMessages.gitScanFindingsOf, { repository: repository.fullName }) : ''}
     >
-      {repository && <FindingsTable integrationId={integrationId} repository={repository} />}
+      {repository && <FindingsOfRepository integrationId={integrationId} repository={repository} />}
     </Modal>
   )
 }

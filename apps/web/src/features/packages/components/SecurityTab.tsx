@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Code, Group, Loader, Menu, Modal, Pagination, Stack, Table, Text } from '@mantine/core'
+import { Alert, Anchor, Button, Code, Group, Loader, Menu, Modal, Stack, Table, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import type { VersionNode } from '@trove/contracts/packages'
 import { SCANNER_PAGE_ROWS, type ScannedVersionRef } from '@trove/contracts/scanner'
 import { useState } from 'react'
+import { FindingsTable } from '../../../ui/FindingsTable'
 import { SeverityBadge } from '../../../ui/SeverityBadge'
 import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import { advisoryDetailsQuery, componentFindingsQuery, sbomUrl, scanSummaryQuery } from '../api/securityApi'
@@ -63,58 +64,15 @@ function ScanResults({ ref_ }: { ref_: ScannedVersionRef }) {
       )}
       {findings.isPending && <Loader size="sm" aria-label="Loading components" />}
       {findings.isSuccess && total > 0 && (
-        <>
-          <Table aria-label="Vulnerable components" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Advisory</Table.Th>
-                <Table.Th>Severity</Table.Th>
-                <Table.Th>Component</Table.Th>
-                <Table.Th>Version</Table.Th>
-                <Table.Th>Fixed in</Table.Th>
-                <Table.Th>Summary</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {findings.data.data.map((f) => (
-                <Table.Tr key={`${f.advisory_id} ${f.component} ${f.version} ${f.path}`}>
-                  <Table.Td>
-                    <Anchor component="button" onClick={() => setAdvisory(f.advisory_id)}>
-                      {f.advisory_id}
-                    </Anchor>
-                    {f.aliases.length > 0 && (
-                      <Text size="xs" c="dimmed">
-                        {f.aliases.join(', ')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <SeverityBadge severity={f.severity} />
-                  </Table.Td>
-                  <Table.Td>
-                    {f.component}
-                    {f.path && (
-                      <Text size="xs" c="dimmed">
-                        {f.path}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{f.version}</Table.Td>
-                  <Table.Td>{f.fixed_versions.join(', ') || '—'}</Table.Td>
-                  <Table.Td>{f.summary}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {total > SCANNER_PAGE_ROWS && (
-            <Pagination
-              total={Math.ceil(total / SCANNER_PAGE_ROWS)}
-              value={page}
-              onChange={setPage}
-              aria-label="Component pages"
-            />
-          )}
-        </>
+        <FindingsTable
+          label="Vulnerable components"
+          rows={findings.data.data}
+          total={total}
+          page={page}
+          pageRows={SCANNER_PAGE_ROWS}
+          onPage={setPage}
+          onAdvisory={setAdvisory}
+        />
       )}
       <Modal opened={advisory !== null} onClose={() => setAdvisory(null)} title={advisory ?? ''} size="lg">
         {advisory && <AdvisoryPanel id={advisory} />}
