@@ -323,6 +323,7 @@ const dockerRoutes =
       const found = await findManifest(repo, image, ref)
       if (!found) throw new OciError(404, 'MANIFEST_UNKNOWN', `${image}:${ref} is not in ${repo.key}`, { Tag: ref })
       const { file } = found
+      if (request.method !== 'HEAD') await fctx.artifacts.checkDownload(found.tagFile ?? file)
       reply
         .header('content-type', file.mime_type)
         .header('docker-content-digest', `sha256:${file.sha256}`)
@@ -482,6 +483,7 @@ const dockerRoutes =
       if (!file) throw new OciError(404, 'BLOB_UNKNOWN', `Blob ${digest} is not in ${repo.key}/${image}`, { digest })
       reply.header('docker-content-digest', `sha256:${hex}`).header('etag', `"sha256:${hex}"`)
       if (request.headers.range) return fctx.artifacts.sendFile(request, reply, file, { count: false })
+      if (request.method !== 'HEAD') await fctx.artifacts.checkDownload(file)
       reply
         .header('content-type', 'application/octet-stream')
         .header('content-length', file.size)

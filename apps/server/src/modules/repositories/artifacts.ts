@@ -461,11 +461,15 @@ export class ArtifactService {
    */
   downloadGate: ((file: FileRow) => Promise<string | null>) | undefined
 
+  /** Refuses (403, naming why) a download the scanner's policies block; formats that stream files themselves call it too. */
+  async checkDownload(file: FileRow): Promise<void> {
+    if (file.version_id === null || !this.downloadGate) return
+    const blocked = await this.downloadGate(file)
+    if (blocked) throw new HttpError(403, blocked)
+  }
+
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
-    if (file.version_id !== null && this.downloadGate) {
-      const blocked = await this.downloadGate(file)
-      if (blocked) throw new HttpError(403, blocked)
-    }
+    await this.checkDownload(file)
     const headers = fileHeaders(file)
     reply.headers(headers)
     if (request.headers['if-none-match'] === headers.etag) return reply.code(304).send()

@@ -125,4 +125,30 @@ describe('image scans', () => {
     await t.app.scanner.idle()
     expect((await summary('1.1')).json()).toMatchObject({ state: 'scanned', counts: { unknown: 0, critical: 0 } })
   })
+
+  it("refuses a pull a policy blocks, naming the advisory in the registry's own error, and lets the fixed image through", async () => {
+    const admin_ = (url: string, payload: object) =>
+      t.fastify.inject({ method: 'POST', url: `/ui/api/v1/xray/ui/admin/${url}`, headers: sessionHeaders(admin), payload })
+    expect(
+      (await admin_('policies', { name: 'any-advisory', minSeverity: 'unknown', actions: { blockDownload: true } })).statusCode,
+    ).toBe(201)
+    expect(
+      (await admin_('watches', { name: 'images', repositories: ['docker-local'], policies: ['any-advisory'] })).statusCode,
+    ).toBe(201)
+    const pull = (tag: string) =>
+      skopeo([
+        'copy',
+        '--src-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--src-tls-verify=false',
+        `docker://${host}/docker-local/app:${tag}`,
+        `oci:${path.join(work, `pulled-${tag}`)}:${tag}`,
+      ])
+    const blocked = await pull('1.0')
+    expect(blocked.code).not.toBe(0)
+    expect(blocked.stderr).toMatch(/denied/i)
+    expect(blocked.stderr).toContain('DSA-5532-1')
+    const fixed = await pull('1.1')
+    expect(fixed.code, fixed.stderr).toBe(0)
+  })
 })
