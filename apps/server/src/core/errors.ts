@@ -39,10 +39,22 @@ function validationMessage(error: FastifyError): string {
   return error.message
 }
 
-/** The one error handler: every error leaves as { errors: [{ status, message }] }, 5xx without details. */
+/** The refusal of a download the security scanner's policies block: its message is also the reason phrase. */
+export const DOWNLOAD_BLOCKED = 'DOWNLOAD_BLOCKED'
+
+/** A message as an HTTP reason phrase (printable ASCII, 200 characters): clients that show no body show this. */
+export const reasonPhrase = (message: string) => message.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200)
+
+/**
+ * The one error handler: every error leaves as { errors: [{ status, message }] }, 5xx without
+ * details. A blocked download also says why in its status line, where Maven and Gradle show it.
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError) return sendError(reply, error.status, error.message, error.code)
+    if (error instanceof HttpError) {
+      if (error.code === DOWNLOAD_BLOCKED) reply.raw.statusMessage = reasonPhrase(error.message)
+      return sendError(reply, error.status, error.message, error.code)
+    }
     if (error.validation) return sendError(reply, 400, `Invalid request: ${validationMessage(error)}`)
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       return sendError(reply, 400, 'Invalid request: the body is not valid JSON')

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import Busboy from 'busboy'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobInfo } from '../../core/blobStore.js'
-import { HttpError } from '../../core/errors.js'
+import { HttpError, reasonPhrase } from '../../core/errors.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
@@ -99,7 +99,7 @@ export const pypiRoutes =
       if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'pypi request failed')
       const message = status >= 500 && !(error instanceof HttpError) ? 'Internal server error' : error.message
       if (status === 401) reply.header('www-authenticate', 'Basic realm="Trove"')
-      const reason = message.replace(/[^\x20-\x7e]/g, ' ').slice(0, 200)
+      const reason = reasonPhrase(message)
       if (reason) reply.raw.statusMessage = reason
       return reply.code(status).send({ errors: [{ status, message }] })
     })

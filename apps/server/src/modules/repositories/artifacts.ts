@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import type { WriteWatch } from '../../core/dbWrites.js'
-import { conflict, HttpError } from '../../core/errors.js'
+import { conflict, DOWNLOAD_BLOCKED, HttpError } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
@@ -465,7 +465,7 @@ export class ArtifactService {
   async checkDownload(file: FileRow): Promise<void> {
     if (file.version_id === null || !this.downloadGate) return
     const blocked = await this.downloadGate(file)
-    if (blocked) throw new HttpError(403, blocked)
+    if (blocked) throw new HttpError(403, blocked, DOWNLOAD_BLOCKED)
   }
 
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
