@@ -21,18 +21,25 @@ const refuse = (message: string) => new HttpError(400, `Refused archive: ${messa
 /** Refuses entry names that climb out of the archive's tree or are absolute. */
 export function checkEntryName(name: string): void {
   if (name.includes('\0')) throw refuse(`entry ${JSON.stringify(name)} has a NUL byte`)
-  if (name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name) || name.startsWith('\\')) {
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.startsWith('\\')) {
     throw refuse(`entry ${JSON.stringify(name)} is an absolute path`)
   }
   if (name.split(/[\\/]/).includes('..')) throw refuse(`entry ${JSON.stringify(name)} climbs out of the tree with ..`)
 }
 
-/** Refuses links whose target resolves outside the archive's tree. */
-export function checkLinkTarget(name: string, target: string): void {
-  if (target.startsWith('/') || /^[A-Za-z]:[\\/]/.test(target)) {
+/**
+ * Refuses links whose target resolves outside the archive's tree. A symbolic link is read from
+ * its own folder, a hard link (tar's `link`) from the archive's root, as extractors do; a
+ * backslash counts as a separator, as it does when the tree is unpacked on Windows.
+ */
+export function checkLinkTarget(name: string, target: string, kind: 'symlink' | 'hardlink' = 'symlink'): void {
+  if (target.includes('\0')) throw refuse(`link ${JSON.stringify(name)} has a NUL byte in its target`)
+  const slashed = target.replaceAll('\\', '/')
+  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) {
     throw refuse(`link ${JSON.stringify(name)} points to the absolute path ${JSON.stringify(target)}`)
   }
-  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(name), target))
+  const from = kind === 'symlink' ? path.posix.dirname(name.replaceAll('\\', '/')) : '.'
+  const resolved = path.posix.normalize(path.posix.join(from, slashed))
   if (resolved === '..' || resolved.startsWith('../')) {
     throw refuse(`link ${JSON.stringify(name)} points out of the tree (${JSON.stringify(target)})`)
   }
@@ -54,7 +61,8 @@ export async function readTarGz(data: Buffer | string, options: TarReadOptions):
     stream.on('error', () => {})
     try {
       checkEntryName(name)
-      if (header.type === 'symlink' || header.type === 'link') checkLinkTarget(name, header.linkname ?? '')
+      if (header.type === 'symlink') checkLinkTarget(name, header.linkname ?? '')
+      else if (header.type === 'link') checkLinkTarget(name, header.linkname ?? '', 'hardlink')
     } catch (error) {
       extract.destroy(error as Error)
       return
