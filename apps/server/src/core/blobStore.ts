@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import { HttpError } from './errors.js'
 import { LaterChecksums, type LaterSums } from './laterChecksums.js'
 import type { Database } from './schema.js'
@@ -170,6 +170,20 @@ export const blobReferrers: { table: keyof Database; column: string }[] = [
   { table: 'files', column: 'sha256' },
   { table: 'remote_cache', column: 'sha256' },
 ]
+
+/** A condition on `blobs` rows: no referrer names them. */
+function unreferenced(eb: ExpressionBuilder<Database, 'blobs'>) {
+  return eb.and(
+    blobReferrers.map((ref) =>
+      eb.not(
+        eb.exists(
+          // biome-ignore lint/suspicious/noExplicitAny: referrers are registered by table name at run time
+          (eb.selectFrom as any)(ref.table).select(ref.column).whereRef(`${ref.table}.${ref.column}`, '=', 'blobs.sha256'),
+        ),
+      ),
+    ),
+  )
+}
 
 /**
  * The content-addressed blob store: `<data dir>/blobs/ab/cd/<sha256>`, one copy per content.
@@ -370,27 +384,31 @@ export class BlobStore {
    */
   async collectGarbage(graceMs = 60 * 60 * 1000): Promise<number> {
     const cutoff = Date.now() - graceMs
-    let query = this.db.selectFrom('blobs').select('blobs.sha256').where('blobs.touched_at', '<', cutoff)
-    for (const ref of blobReferrers) {
-      query = query.where(({ not, exists, selectFrom }) =>
-        not(
-          // biome-ignore lint/suspicious/noExplicitAny: referrers are registered by table name at run time
-          exists((selectFrom as any)(ref.table).select(ref.column).whereRef(`${ref.table}.${ref.column}`, '=', 'blobs.sha256')),
-        ),
-      )
-    }
-    const orphans = await query.execute()
+    const orphans = await this.db
+      .selectFrom('blobs')
+      .select('blobs.sha256')
+      .where('blobs.touched_at', '<', cutoff)
+      .where(unreferenced)
+      .execute()
     let freed = 0
     for (const { sha256 } of orphans) {
-      // Delete the row only if still unreferenced and untouched, then the file.
-      const deleted = await this.db
-        .deleteFrom('blobs')
-        .where('sha256', '=', sha256)
-        .where('touched_at', '<', cutoff)
-        .executeTakeFirst()
-      if (Number(deleted.numDeletedRows) === 0) continue
+      // Delete the row only if still untouched, and the file before that deletion commits: an upload
+      // of the same content touches the row first (`keep`), which waits for this transaction, so it
+      // finds either the row spared or the file gone (and puts its own in place). Deleting the row
+      // first and the file after let such an upload see the old file, drop its copy, and lose it.
+      const deleted = await this.db.transaction().execute(async (tx) => {
+        const res = await tx
+          .deleteFrom('blobs')
+          .where('blobs.sha256', '=', sha256)
+          .where('blobs.touched_at', '<', cutoff)
+          .where(unreferenced)
+          .executeTakeFirst()
+        if (Number(res.numDeletedRows) === 0) return false
+        await fs.promises.rm(this.pathOf(sha256), { force: true })
+        return true
+      })
+      if (!deleted) continue
       this.forget(sha256)
-      await fs.promises.rm(this.pathOf(sha256), { force: true })
       freed++
     }
     // Temp files older than a day belong to uploads that died.
