@@ -139,13 +139,22 @@ export async function sendListingOr404(fctx: FormatContext, reply: FastifyReply,
   })
 }
 
-/** Authorizes an overwrite: replacing a stored file needs the delete permission. */
-export async function authorizeOverwrite(fctx: FormatContext, request: FastifyRequest, repo: Repository, path: string) {
-  const existing = await fctx.artifacts.findFile(repo.key, path)
-  if (existing && !(await fctx.authz.canOnRepo(await fctx.principal(request), 'delete', repo.key))) {
+/**
+ * Authorizes an overwrite: replacing a stored file needs the delete permission. Returns whether the
+ * caller may replace the file; pass it on to `putFile` (`replace`), which decides again as it writes
+ * the row, because another deploy of the same path may land while this one uploads.
+ */
+export async function authorizeOverwrite(
+  fctx: FormatContext,
+  request: FastifyRequest,
+  repo: Repository,
+  path: string,
+): Promise<boolean> {
+  if (await fctx.authz.canOnRepo(await fctx.principal(request), 'delete', repo.key)) return true
+  if (await fctx.artifacts.findFile(repo.key, path)) {
     throw new HttpError(409, `${path} already exists in ${repo.key}; replacing it needs the delete permission`)
   }
-  return existing
+  return false
 }
 
 export { authorize }

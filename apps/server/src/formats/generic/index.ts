@@ -64,7 +64,7 @@ export async function deployFile(
   properties: Record<string, string[]>,
 ): Promise<FileRow> {
   const principal = await authorize(fctx, request, 'deploy', target.key)
-  await authorizeOverwrite(fctx, request, target, path)
+  const replace = await authorizeOverwrite(fctx, request, target, path)
   const body = (request.body as Readable | undefined) ?? Buffer.alloc(0)
   // The answer carries sha1 and md5: hashed while the file streams.
   const blob = await fctx.blobs.put(body, declaredChecksums(request), { allSums: true })
@@ -73,7 +73,7 @@ export async function deployFile(
       tx,
       target.key,
       { path, blob, mimeType: mimeOf(path) },
-      { createdBy: principal?.name },
+      { createdBy: principal?.name, replace },
     )
     await fctx.artifacts.setProperties(tx, id, properties)
   })

@@ -202,13 +202,14 @@ class MavenRepository {
       return reply.code(201).send()
     }
     const coords = parseArtifactPath(path)
-    if (!coords || !isSnapshot(coords.version)) await authorizeOverwrite(fctx, request, repo, path)
+    // A snapshot's files are replaced by every build; anything else stays unless the caller may delete.
+    const replace = coords && isSnapshot(coords.version) ? true : await authorizeOverwrite(fctx, request, repo, path)
     const blob = await fctx.blobs.put(body, declaredChecksums(request))
     if (!coords) {
       await fctx.db.kysely
         .transaction()
         .execute((tx) =>
-          fctx.artifacts.putFile(tx, repo.key, { path, blob, mimeType: mimeOf(path) }, { createdBy: principal?.name }),
+          fctx.artifacts.putFile(tx, repo.key, { path, blob, mimeType: mimeOf(path) }, { createdBy: principal?.name, replace }),
         )
       return reply.code(201).send()
     }
@@ -219,7 +220,7 @@ class MavenRepository {
           tx,
           repo.key,
           { path, blob, mimeType: path.endsWith('.pom') ? 'application/xml' : mimeOf(path) },
-          { createdBy: principal?.name },
+          { createdBy: principal?.name, replace },
         ),
       )
     await this.recordVersion(repo.key, coords, principal?.name ?? null)

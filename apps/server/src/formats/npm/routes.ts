@@ -187,8 +187,15 @@ export const npmRoutes =
       const version = request.body
       if (typeof version !== 'string' || !current.versions[version])
         throw new HttpError(400, `version ${String(version)} of ${name} does not exist`)
-      await registry.setDistTag(pkgId, target.key, tag, version)
-      if (tag === 'latest') await db.updateTable('packages').set({ latest_version: version }).where('id', '=', pkgId).execute()
+      // One transaction: of concurrent moves of `latest`, the package's latest version is the tag's.
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('dist_tags')
+          .values({ package_id: pkgId, repo_key: target.key, tag, version })
+          .onConflict((oc) => oc.columns(['package_id', 'repo_key', 'tag']).doUpdateSet({ version }))
+          .execute()
+        if (tag === 'latest') await tx.updateTable('packages').set({ latest_version: version }).where('id', '=', pkgId).execute()
+      })
       registry.invalidate(name)
       return reply.code(201).send({ ok: true })
     }

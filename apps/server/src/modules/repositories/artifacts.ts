@@ -122,12 +122,17 @@ export class ArtifactService {
     return q.orderBy('path').execute()
   }
 
-  /** Writes (or replaces) the row of one file; the blob must already be stored. */
+  /**
+   * Writes (or replaces) the row of one file; the blob must already be stored. With `replace: false`
+   * a file already at the path is a 409. The row is inserted only if the path is free, and replaced
+   * otherwise, so concurrent writers of one path never collide on the unique key (PostgreSQL's
+   * conflicting insert waits for the other transaction and then sees its row).
+   */
   async putFile(
     tx: Tx,
     repoKey: string,
     file: NewFile,
-    extra: { versionId?: number | null; createdBy?: string | null } = {},
+    extra: { versionId?: number | null; createdBy?: string | null; replace?: boolean } = {},
   ): Promise<number> {
     packagesChanged()
     const now = Date.now()
@@ -148,18 +153,24 @@ export class ArtifactService {
       mime_type: file.mimeType,
       modified_at: now,
     }
-    const existing = await this.findFile(repoKey, file.path, tx)
-    if (existing) {
-      await tx.updateTable('files').set(values).where('id', '=', existing.id).execute()
-      await tx.deleteFrom('file_properties').where('file_id', '=', existing.id).execute()
-      return existing.id
-    }
-    const row = await tx
+    const inserted = await tx
       .insertInto('files')
       .values({ ...values, repo_key: repoKey, path: file.path, created_by: extra.createdBy ?? null, created_at: now })
+      .onConflict((oc) => oc.columns(['repo_key', 'path']).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (inserted) return inserted.id
+    if (extra.replace === false)
+      throw conflict(`${file.path} already exists in ${repoKey}; replacing it needs the delete permission`)
+    const existing = await tx
+      .updateTable('files')
+      .set(values)
+      .where('repo_key', '=', repoKey)
+      .where('path', '=', file.path)
       .returning('id')
       .executeTakeFirstOrThrow()
-    return row.id
+    await tx.deleteFrom('file_properties').where('file_id', '=', existing.id).execute()
+    return existing.id
   }
 
   async setProperties(tx: Tx, fileId: number, properties: Record<string, string[]>): Promise<void> {
@@ -182,21 +193,22 @@ export class ArtifactService {
     return Number(res.numDeletedRows) > 0
   }
 
-  /** The package row of (type, name), made if missing. */
+  /**
+   * The package row of (type, name), made if missing. Two first publishes of a package at once both
+   * find none: the insert gives way to the other's row instead of failing on the unique key.
+   */
   async ensurePackage(tx: Tx, type: string, name: string, now = Date.now()): Promise<number> {
-    const found = await tx
-      .selectFrom('packages')
-      .select('id')
-      .where('package_type', '=', type)
-      .where('name', '=', name)
-      .executeTakeFirst()
+    const find = tx.selectFrom('packages').select('id').where('package_type', '=', type).where('name', '=', name)
+    const found = await find.executeTakeFirst()
     if (found) return found.id
     const row = await tx
       .insertInto('packages')
       .values({ package_type: type, name, lowercase_name: name.toLowerCase(), created_at: now, modified_at: now })
+      .onConflict((oc) => oc.columns(['package_type', 'name']).doNothing())
       .returning('id')
-      .executeTakeFirstOrThrow()
-    return row.id
+      .executeTakeFirst()
+    // Made meanwhile by a transaction that has committed since (the insert waited for it).
+    return row ? row.id : (await find.executeTakeFirstOrThrow()).id
   }
 
   async findVersion(repoKey: string, type: string, name: string, version: string, db: Tx = this.db) {
@@ -231,14 +243,6 @@ export class ArtifactService {
     const result = await this.db.transaction().execute(async (tx) => {
       const now = Date.now()
       const pkgId = await this.ensurePackage(tx, v.packageType, v.name, now)
-      const existing = await tx
-        .selectFrom('package_versions')
-        .select(['id', 'created_at'])
-        .where('package_id', '=', pkgId)
-        .where('repo_key', '=', v.repoKey)
-        .where('version', '=', v.version)
-        .executeTakeFirst()
-      if (existing && !v.overwrite) throw conflict(`${v.name}@${v.version} already exists in ${v.repoKey}`)
       const row = {
         description: v.description ?? '',
         readme: v.readme ?? null,
@@ -248,30 +252,40 @@ export class ArtifactService {
         metadata: JSON.stringify(v.metadata ?? {}),
         modified_at: now,
       }
+      // Inserted only if the version is new: of concurrent publishes of one version, one inserts and
+      // the others find its row (PostgreSQL's insert waits for the first transaction to commit).
+      const inserted = await tx
+        .insertInto('package_versions')
+        .values({
+          ...row,
+          package_id: pkgId,
+          repo_key: v.repoKey,
+          version: v.version,
+          semver_key: semverKey(v.version),
+          release: isSemverRelease(v.version) ? 1 : 0,
+          created_by: v.createdBy ?? null,
+          created_at: v.createdAt ?? now,
+        })
+        .onConflict((oc) => oc.columns(['package_id', 'repo_key', 'version']).doNothing())
+        .returning('id')
+        .executeTakeFirst()
       let versionId: number
-      if (existing) {
+      if (inserted) versionId = inserted.id
+      else {
+        if (!v.overwrite) throw conflict(`${v.name}@${v.version} already exists in ${v.repoKey}`)
+        const existing = await tx
+          .updateTable('package_versions')
+          .set(row)
+          .where('package_id', '=', pkgId)
+          .where('repo_key', '=', v.repoKey)
+          .where('version', '=', v.version)
+          .returning('id')
+          .executeTakeFirstOrThrow()
         versionId = existing.id
-        await tx.updateTable('package_versions').set(row).where('id', '=', versionId).execute()
         // Its content changed: the security scanner looks at it again (a version without a status waits for a scan).
         await tx.deleteFrom('scan_status').where('version_id', '=', versionId).execute()
         await tx.deleteFrom('package_dependencies').where('version_id', '=', versionId).execute()
         await tx.updateTable('files').set({ version_id: null }).where('version_id', '=', versionId).execute()
-      } else {
-        const inserted = await tx
-          .insertInto('package_versions')
-          .values({
-            ...row,
-            package_id: pkgId,
-            repo_key: v.repoKey,
-            version: v.version,
-            semver_key: semverKey(v.version),
-            release: isSemverRelease(v.version) ? 1 : 0,
-            created_by: v.createdBy ?? null,
-            created_at: v.createdAt ?? now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-        versionId = inserted.id
       }
       for (const file of v.files) await this.putFile(tx, v.repoKey, file, { versionId, createdBy: v.createdBy })
       const deps = v.dependencies ?? []
