@@ -284,6 +284,40 @@ describe('concurrent writes', () => {
     ])
   }, 30_000)
 
+  it('lists every version in maven-metadata.xml when many versions of one artifact are deployed at once', async () => {
+    const versions = Array.from({ length: Math.min(N, 30) }, (_, i) => `2.${i}.0`)
+    const responses = await Promise.all(
+      versions.flatMap((v) => [
+        fetch(`${base}/artifactory/maven-local/com/example/many/${v}/many-${v}.jar`, {
+          method: 'PUT',
+          headers: { authorization: deployer },
+          body: `jar ${v}`,
+        }),
+        fetch(`${base}/artifactory/maven-local/com/example/many/${v}/many-${v}.pom`, {
+          method: 'PUT',
+          headers: { authorization: deployer },
+          body: `<project><groupId>com.example</groupId><artifactId>many</artifactId><version>${v}</version></project>`,
+        }),
+      ]),
+    )
+    await Promise.all(responses.map((r) => r.arrayBuffer()))
+    expect(statuses(responses)).toEqual({ 201: versions.length * 2 })
+    const metadata = await (
+      await fetch(`${base}/artifactory/maven-local/com/example/many/maven-metadata.xml`, {
+        headers: { authorization: adminAuth },
+      })
+    ).text()
+    const listed = [...metadata.matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1])
+    expect(listed.sort()).toEqual([...versions].sort())
+    const rows = await db()
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select('v.version')
+      .where('p.name', '=', 'com.example:many')
+      .execute()
+    expect(rows.map((r) => r.version).sort()).toEqual([...versions].sort())
+  }, 30_000)
+
   it('lets a user who may delete redeploy a release many times at once: every deploy succeeds, the last one stays', async () => {
     const dir = 'com/example/redeploy/1.0.0'
     const jars = Array.from({ length: N }, (_, i) => Buffer.from(`redeploy ${i}`))
