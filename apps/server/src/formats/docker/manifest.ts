@@ -82,7 +82,10 @@ export function parseManifest(body: Buffer, contentType: string | undefined): Pa
 
 /** What the console's docker-layers view shows of an image config: platform, creation, history per layer. */
 export function configSummary(config: Record<string, unknown> | undefined, layers: Descriptor[]) {
-  const history = Array.isArray(config?.history) ? (config.history as Record<string, unknown>[]) : []
+  // The config is the client's JSON: history entries that are not objects are skipped.
+  const history = Array.isArray(config?.history)
+    ? (config.history.filter((h) => h && typeof h === 'object') as Record<string, unknown>[])
+    : []
   const layered = history.filter((h) => !h.empty_layer)
   return {
     architecture: typeof config?.architecture === 'string' ? config.architecture : undefined,

@@ -159,10 +159,63 @@ const unescapeXml = (s: string) =>
     .replace(/&#(\d+);/g, (_m, d) => String.fromCharCode(Number(d)))
     .replace(/&amp;/g, '&')
 
+/** Where the next `<tag>` (or, with attributes allowed, `<tag …>`) opens at or after `from`, or -1. */
+function openingOf(text: string, tag: string, from: number, withAttributes: boolean): number {
+  for (let at = text.indexOf(`<${tag}`, from); at >= 0; at = text.indexOf(`<${tag}`, at + 1)) {
+    const next = text[at + tag.length + 1]
+    if (next === '>' || (withAttributes && next !== undefined && /\s/.test(next))) return at
+  }
+  return -1
+}
+
+/**
+ * The `<tag>…</tag>` elements of a text, outermost first, each closed by the next `</tag>`. Found
+ * with indexOf, never a lazy regular expression: a POM full of unclosed tags or comments is read
+ * in linear time (a backtracking match took seconds on a few hundred kilobytes of `<!--`).
+ */
+function elements(text: string, tag: string, withAttributes = false): { start: number; end: number; inner: string }[] {
+  const found: { start: number; end: number; inner: string }[] = []
+  const close = `</${tag}>`
+  for (let from = 0; ; ) {
+    const start = openingOf(text, tag, from, withAttributes)
+    if (start < 0) break
+    const openEnd = text.indexOf('>', start)
+    const closeAt = openEnd < 0 ? -1 : text.indexOf(close, openEnd + 1)
+    if (closeAt < 0) break
+    const innerStart = openEnd + 1
+    found.push({ start, end: closeAt + close.length, inner: text.slice(innerStart, closeAt) })
+    from = closeAt + close.length
+  }
+  return found
+}
+
+/** The text without the given elements (or comments, with tag `!--`). */
+function without(text: string, spans: { start: number; end: number }[]): string {
+  let out = ''
+  let at = 0
+  for (const span of spans) {
+    out += text.slice(at, span.start)
+    at = span.end
+  }
+  return out + text.slice(at)
+}
+
+function comments(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = []
+  for (let from = 0; ; ) {
+    const start = text.indexOf('<!--', from)
+    if (start < 0) break
+    const end = text.indexOf('-->', start + 4)
+    if (end < 0) break
+    spans.push({ start, end: end + 3 })
+    from = end + 3
+  }
+  return spans
+}
+
 /** Reads what the console shows from a POM: its own elements only (not the parent's, the build's or profiles'). */
 export function readPom(xml: string): PomInfo {
-  const text = xml.replace(/<!--[\s\S]*?-->/g, '')
-  const strip = (s: string, tag: string) => s.replace(new RegExp(`<${tag}[\\s>][\\s\\S]*?</${tag}>`, 'g'), '')
+  const text = without(xml, comments(xml))
   let own = text
   for (const tag of [
     'parent',
@@ -177,27 +230,29 @@ export function readPom(xml: string): PomInfo {
     'organization',
     'scm',
   ]) {
-    own = strip(own, tag)
+    own = without(own, elements(own, tag, true))
   }
   const first = (s: string, tag: string) => {
-    const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(s)
-    return m?.[1] !== undefined ? unescapeXml(m[1].trim()) : undefined
+    const inner = elements(s, tag)[0]?.inner
+    return inner !== undefined ? unescapeXml(inner.trim()) : undefined
   }
-  const all = (s: string, tag: string) => [...s.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1] ?? '')
-  const depsBlock =
-    first(own, 'dependencies') !== undefined ? (/<dependencies>([\s\S]*?)<\/dependencies>/.exec(own)?.[1] ?? '') : ''
-  const dependencies: Dependency[] = all(depsBlock, 'dependency').map((d) => ({
+  const all = (s: string, tag: string) => elements(s, tag).map((e) => e.inner)
+  const depsElement = elements(own, 'dependencies')[0]
+  const dependencies: Dependency[] = all(depsElement?.inner ?? '', 'dependency').map((d) => ({
     name: `${first(d, 'groupId') ?? ''}:${first(d, 'artifactId') ?? ''}`,
     range: first(d, 'version') ?? '',
     scope: first(d, 'scope') ?? 'compile',
   }))
-  const licensesBlock = /<licenses>([\s\S]*?)<\/licenses>/.exec(own)?.[1] ?? ''
-  const withoutDeps = own.replace(/<dependencies>[\s\S]*?<\/dependencies>/, '').replace(/<licenses>[\s\S]*?<\/licenses>/, '')
+  const licensesElement = elements(own, 'licenses')[0]
+  const withoutDeps = without(
+    own,
+    [depsElement, licensesElement].filter((e) => e !== undefined).sort((a, b) => a.start - b.start),
+  )
   return {
     name: first(withoutDeps, 'name'),
     description: first(withoutDeps, 'description'),
     packaging: first(withoutDeps, 'packaging') ?? 'jar',
-    licenses: all(licensesBlock, 'license')
+    licenses: all(licensesElement?.inner ?? '', 'license')
       .map((l) => first(l, 'name'))
       .filter((n): n is string => Boolean(n)),
     dependencies,

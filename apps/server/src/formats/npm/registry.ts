@@ -11,9 +11,9 @@ import {
   dependenciesOf,
   keywordsOf,
   type Manifest,
+  readPublishBody,
   tarballName,
   tarballPath,
-  validPackageName,
 } from './metadata.js'
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -265,40 +265,9 @@ export class NpmRegistry {
    * safely for its package.json and readme, stored, then recorded with its dist-tags in one go.
    */
   async publish(repo: Repository, name: string, body: Manifest, user: string | null): Promise<void> {
-    if (!validPackageName(name)) throw new HttpError(400, `name: ${JSON.stringify(name)} is not a valid npm package name`)
-    if (body.name !== undefined && body.name !== name) throw new HttpError(400, 'name: does not match the package in the URL')
-    const attachments = Object.entries(body._attachments ?? {}) as [string, Manifest][]
-    const versions = Object.entries(body.versions ?? {}) as [string, Manifest][]
-    if (attachments.length !== 1 || versions.length !== 1) {
-      throw new HttpError(400, '_attachments: a publish carries exactly one version and its tarball')
-    }
-    const [[version, manifest]] = versions as [[string, Manifest]]
-    const [[fileName, attachment]] = attachments as [[string, Manifest]]
-    if (manifest.version !== version || manifest.name !== name)
-      throw new HttpError(400, 'versions: the manifest names another package or version')
-    if (fileName !== tarballName(name, version) && fileName !== `${name}-${version}.tgz`) {
-      throw new HttpError(400, `_attachments: expected ${tarballName(name, version)}`)
-    }
+    const { version, manifest, data, distTags } = readPublishBody(name, body)
     if (await this.fctx.artifacts.findVersion(repo.key, 'npm', name, version)) {
       throw new HttpError(409, `Cannot publish over the previously published version ${version} of ${name}`)
-    }
-    if (typeof attachment.data !== 'string') throw new HttpError(400, '_attachments: data missing')
-    const data = Buffer.from(attachment.data, 'base64')
-    if (typeof attachment.length === 'number' && attachment.length !== data.length) {
-      throw new HttpError(
-        400,
-        `Checksum mismatch: _attachments.length says ${attachment.length} bytes, the data has ${data.length}`,
-      )
-    }
-    const integrity = typeof manifest.dist?.integrity === 'string' ? manifest.dist.integrity : undefined
-    if (integrity) {
-      for (const part of integrity.split(/\s+/)) {
-        const [alg, digest] = part.split('-', 2)
-        if (!alg || !digest || !['sha512', 'sha384', 'sha256', 'sha1'].includes(alg)) continue
-        const actual = crypto.createHash(alg).update(data).digest('base64')
-        if (actual !== digest)
-          throw new HttpError(400, `Checksum mismatch: dist.integrity says ${part}, the tarball's is ${alg}-${actual}`)
-      }
     }
     const entries = await readTarGz(data, {
       want: (n) => /^[^/]+\/package\.json$/.test(n) || /^[^/]+\/readme(\.(md|markdown|txt))?$/i.test(n),
@@ -325,7 +294,6 @@ export class NpmRegistry {
     delete stored.readme
     delete stored.dist.tarball
     stored._id = `${name}@${version}`
-    const distTags = (body['dist-tags'] ?? { latest: version }) as Record<string, string>
     const { packageId } = await this.fctx.artifacts.recordVersion({
       repoKey: repo.key,
       packageType: 'npm',
@@ -341,7 +309,7 @@ export class NpmRegistry {
       latest: distTags.latest === version,
       files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
     })
-    for (const [tag, v] of Object.entries(distTags)) if (typeof v === 'string') await this.setDistTag(packageId, repo.key, tag, v)
+    for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v)
     this.invalidate(name)
   }
 

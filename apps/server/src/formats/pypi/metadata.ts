@@ -23,7 +23,8 @@ export type DistKind = 'wheel' | 'sdist' | 'egg'
  * follows the name given). Undefined for names that are neither.
  */
 export function parseFilename(filename: string, project?: string): { name: string; version: string; kind: DistKind } | undefined {
-  if (filename.includes('/') || filename.includes('\\')) return undefined
+  // No file system keeps a longer name, and the project search below is quadratic in the length.
+  if (filename.length > 255 || filename.includes('/') || filename.includes('\\')) return undefined
   const wheel = /^([^-]+)-([^-]+)-(?:[0-9][^-]*-)?[^-]+-[^-]+-[^-]+\.whl$/.exec(filename)
   if (wheel?.[1] && wheel[2]) return { name: wheel[1], version: wheel[2], kind: 'wheel' }
   const egg = /^([^-]+)-([^-]+)(?:-.*)?\.egg$/.exec(filename)
@@ -42,7 +43,7 @@ export function parseFilename(filename: string, project?: string): { name: strin
     return undefined
   }
   const cut = stem.lastIndexOf('-')
-  if (cut <= 0) return undefined
+  if (cut <= 0 || cut === stem.length - 1) return undefined
   return { name: stem.slice(0, cut), version: stem.slice(cut + 1), kind: 'sdist' }
 }
 
@@ -55,7 +56,8 @@ export function filetypeOf(filename: string): string {
 
 /** Core metadata (PKG-INFO / METADATA): RFC 822 headers, the body is the long description. */
 export function parseCoreMetadata(text: string): { fields: Record<string, string[]>; body: string } {
-  const fields: Record<string, string[]> = {}
+  // Keys are the file's own (`__proto__: x` is a field like any other), so no prototype to collide with.
+  const fields: Record<string, string[]> = Object.create(null)
   const normalized = text.replace(/\r\n/g, '\n')
   const end = normalized.indexOf('\n\n')
   const head = end < 0 ? normalized : normalized.slice(0, end)

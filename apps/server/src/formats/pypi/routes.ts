@@ -38,7 +38,8 @@ const looseVersion = (v: string) => v.toLowerCase().replace(/[-_.]/g, '')
  */
 function readUploadForm(fctx: FormatContext, request: FastifyRequest): Promise<UploadForm> {
   return new Promise((resolve, reject) => {
-    const form: UploadForm = { fields: {} }
+    // Field names are the client's: a form field named __proto__ must not reach Object.prototype.
+    const form: UploadForm = { fields: Object.create(null) }
     let bb: Busboy.Busboy
     try {
       bb = Busboy({ headers: request.headers, limits: { fields: 500, fieldSize: 8 * 1024 * 1024, files: 1 } })
