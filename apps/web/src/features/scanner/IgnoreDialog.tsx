@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { format, ScreenMessages } from '@trove/contracts/messages'
 import type { Violation } from '@trove/contracts/scanner'
-import { type FormEvent, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { useAddIgnoreRule } from './api/ignoreRules'
-import { fieldErrors } from './fieldErrors'
+import { useDialogForm } from './fieldErrors'
 import {
   dayOf,
   emptyIgnore,
@@ -33,34 +32,27 @@ export function IgnoreDialog({ violation, onClose }: IgnoreDialogProps) {
 
 function IgnoreFormBody({ violation, onClose }: { violation: Violation; onClose: () => void }) {
   const add = useAddIgnoreRule()
-  const [draft, setDraft] = useState<IgnoreDraft>(emptyIgnore)
-  const [submitted, setSubmitted] = useState(false)
-  const [server, setServer] = useState<{ fields: Partial<Record<IgnoreField, string>>; other: string | null }>({
-    fields: {},
-    other: null,
-  })
   const today = new Date()
-  const local = validateIgnore(draft, today)
-  const errorOf = (field: IgnoreField) => server.fields[field] ?? (submitted ? local[field] : undefined)
+  const { draft, setDraft, errorOf, submit, serverError } = useDialogForm<IgnoreDraft, IgnoreField>({
+    initial: emptyIgnore,
+    validate: (d) => validateIgnore(d, today),
+    fields: IGNORE_FIELDS,
+  })
   const what = violation.type === 'security' ? violation.issue : `the licence ${violation.issue}`
   const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1)
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setSubmitted(true)
-    if (Object.keys(local).length > 0) return
-    setServer({ fields: {}, other: null })
-    add.mutate(ignoreRuleOf(violation, draft), {
+  const onSubmit = submit((d, fail) => {
+    add.mutate(ignoreRuleOf(violation, d), {
       onSuccess: () => {
         notify({ color: 'green', message: format(ScreenMessages.scannerIgnoreCreated, { issue: violation.issue }) })
         onClose()
       },
-      onError: (error) => setServer(fieldErrors(error, IGNORE_FIELDS)),
+      onError: fail,
     })
-  }
+  })
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Ignore rule">
+    <form onSubmit={onSubmit} noValidate aria-label="Ignore rule">
       <Stack gap="sm">
         <Text size="sm">
           Ignore <b>{what}</b> found in {violation.component}@{violation.componentVersion} of {violation.packageId}@
@@ -97,9 +89,9 @@ function IgnoreFormBody({ violation, onClose }: { violation: Violation; onClose:
           }}
           error={errorOf('expiresAt')}
         />
-        {server.other && (
+        {serverError && (
           <Alert color="red" variant="light" role="alert">
-            {server.other}
+            {serverError}
           </Alert>
         )}
         <Group justify="flex-end">

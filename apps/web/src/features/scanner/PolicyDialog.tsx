@@ -1,10 +1,9 @@
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Stack, TagsInput, Textarea, TextInput } from '@mantine/core'
 import { format, ScreenMessages } from '@trove/contracts/messages'
 import { SEVERITIES, type SecurityPolicy, type Severity } from '@trove/contracts/scanner'
-import { type FormEvent, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { useSavePolicy } from './api/policies'
-import { fieldErrors } from './fieldErrors'
+import { useDialogForm } from './fieldErrors'
 import { draftOf, emptyPolicy, POLICY_FIELDS, type PolicyDraft, type PolicyField, policyOf, validatePolicy } from './policyForm'
 
 const ACTIONS = [
@@ -38,25 +37,13 @@ export function PolicyDialog({ opened, policy, onClose }: PolicyDialogProps) {
 
 function PolicyFormBody({ policy, onClose }: { policy?: SecurityPolicy; onClose: () => void }) {
   const save = useSavePolicy()
-  const [draft, setDraft] = useState<PolicyDraft>(() => (policy ? draftOf(policy) : emptyPolicy()))
-  const [submitted, setSubmitted] = useState(false)
-  const [server, setServer] = useState<{ fields: Partial<Record<PolicyField, string>>; other: string | null }>({
-    fields: {},
-    other: null,
+  const { draft, change, errorOf, submit, serverError } = useDialogForm<PolicyDraft, PolicyField>({
+    initial: () => (policy ? draftOf(policy) : emptyPolicy()),
+    validate: validatePolicy,
+    fields: POLICY_FIELDS,
   })
-  const local = validatePolicy(draft)
-  const errorOf = (field: PolicyField) => server.fields[field] ?? (submitted ? local[field] : undefined)
-  const change = <K extends keyof PolicyDraft>(key: K, value: PolicyDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }))
-    if (key in server.fields) setServer((s) => ({ ...s, fields: { ...s.fields, [key]: undefined } }))
-  }
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setSubmitted(true)
-    if (Object.keys(local).length > 0) return
-    const body = policyOf(draft)
-    setServer({ fields: {}, other: null })
+  const onSubmit = submit((d, fail) => {
+    const body = policyOf(d)
     save.mutate(
       { policy: body, existing: policy?.name },
       {
@@ -64,13 +51,13 @@ function PolicyFormBody({ policy, onClose }: { policy?: SecurityPolicy; onClose:
           notify({ color: 'green', message: format(ScreenMessages.scannerPolicySaved, { name: body.name }) })
           onClose()
         },
-        onError: (error) => setServer(fieldErrors(error, POLICY_FIELDS)),
+        onError: fail,
       },
     )
-  }
+  })
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Policy">
+    <form onSubmit={onSubmit} noValidate aria-label="Policy">
       <Stack gap="sm">
         <TextInput
           label="Name"
@@ -134,9 +121,9 @@ function PolicyFormBody({ policy, onClose }: { policy?: SecurityPolicy; onClose:
             ))}
           </Stack>
         </Checkbox.Group>
-        {server.other && (
+        {serverError && (
           <Alert color="red" variant="light" role="alert">
-            {server.other}
+            {serverError}
           </Alert>
         )}
         <Group justify="flex-end">

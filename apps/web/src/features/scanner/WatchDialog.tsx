@@ -1,11 +1,10 @@
 import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Stack, TagsInput, TextInput } from '@mantine/core'
 import { format, ScreenMessages } from '@trove/contracts/messages'
 import type { SecurityWatch } from '@trove/contracts/scanner'
-import { type FormEvent, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { usePolicies } from './api/policies'
 import { useSaveWatch } from './api/watches'
-import { fieldErrors } from './fieldErrors'
+import { useDialogForm } from './fieldErrors'
 import { emptyWatch, validateWatch, WATCH_FIELDS, type WatchDraft, type WatchField, watchDraftOf, watchOf } from './watchForm'
 
 export interface WatchDialogProps {
@@ -28,28 +27,17 @@ export function WatchDialog({ opened, watch, repositories, onClose }: WatchDialo
 function WatchFormBody({ watch, repositories, onClose }: Omit<WatchDialogProps, 'opened'>) {
   const save = useSaveWatch()
   const policies = usePolicies()
-  const [draft, setDraft] = useState<WatchDraft>(() => (watch ? watchDraftOf(watch) : emptyWatch()))
-  const [submitted, setSubmitted] = useState(false)
-  const [server, setServer] = useState<{ fields: Partial<Record<WatchField, string>>; other: string | null }>({
-    fields: {},
-    other: null,
+  const { draft, change, errorOf, submit, serverError } = useDialogForm<WatchDraft, WatchField>({
+    initial: () => (watch ? watchDraftOf(watch) : emptyWatch()),
+    validate: validateWatch,
+    fields: WATCH_FIELDS,
   })
-  const local = validateWatch(draft)
-  const errorOf = (field: WatchField) => server.fields[field] ?? (submitted ? local[field] : undefined)
-  const change = <K extends keyof WatchDraft>(key: K, value: WatchDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }))
-    if (key in server.fields) setServer((s) => ({ ...s, fields: { ...s.fields, [key]: undefined } }))
-  }
   // A repository or policy the watch names but that is gone stays choosable, so saving keeps or drops it knowingly.
   const repoChoices = [...new Set([...repositories, ...draft.repositories])].sort()
   const policyChoices = [...new Set([...(policies.data ?? []).map((p) => p.name), ...draft.policies])].sort()
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setSubmitted(true)
-    if (Object.keys(local).length > 0) return
-    const body = watchOf(draft)
-    setServer({ fields: {}, other: null })
+  const onSubmit = submit((d, fail) => {
+    const body = watchOf(d)
     save.mutate(
       { watch: body, existing: watch?.name },
       {
@@ -57,13 +45,13 @@ function WatchFormBody({ watch, repositories, onClose }: Omit<WatchDialogProps, 
           notify({ color: 'green', message: format(ScreenMessages.scannerWatchSaved, { name: body.name }) })
           onClose()
         },
-        onError: (error) => setServer(fieldErrors(error, WATCH_FIELDS)),
+        onError: fail,
       },
     )
-  }
+  })
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Watch">
+    <form onSubmit={onSubmit} noValidate aria-label="Watch">
       <Stack gap="sm">
         <TextInput
           label="Name"
@@ -121,9 +109,9 @@ function WatchFormBody({ watch, repositories, onClose }: Omit<WatchDialogProps, 
           nothingFoundMessage="No policy matches"
           error={errorOf('policies')}
         />
-        {server.other && (
+        {serverError && (
           <Alert color="red" variant="light" role="alert">
-            {server.other}
+            {serverError}
           </Alert>
         )}
         <Group justify="flex-end">

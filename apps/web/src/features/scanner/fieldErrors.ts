@@ -1,3 +1,4 @@
+import { type FormEvent, useState } from 'react'
 import { ApiError } from '../../lib/api'
 
 /** Server refusals split into the form's fields, and what belongs to no field. */
@@ -31,4 +32,35 @@ export function fieldErrors<F extends string>(error: unknown, fields: readonly F
   }
   out.other = rest.length > 0 ? rest.join('; ') : null
   return out
+}
+
+/**
+ * A dialog form's state: the draft, its own checks (shown once it was submitted) and the server's
+ * refusals read onto the fields (`fieldErrors`), a field's refusal cleared when it changes.
+ * `submit(send)` makes the form's submit handler: it sends the draft only when it passes the
+ * checks, and `send` hands a refusal to `fail`.
+ */
+export function useDialogForm<D extends object, F extends string>(options: {
+  initial: () => D
+  validate: (draft: D) => Partial<Record<F, string>>
+  fields: readonly F[]
+}) {
+  const [draft, setDraft] = useState<D>(options.initial)
+  const [submitted, setSubmitted] = useState(false)
+  const [server, setServer] = useState<FieldErrors<F>>({ fields: {}, other: null })
+  const local = options.validate(draft)
+  const errorOf = (field: F) => server.fields[field] ?? (submitted ? local[field] : undefined)
+  const change = <K extends keyof D>(key: K, value: D[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }))
+    if (key in server.fields) setServer((s) => ({ ...s, fields: { ...s.fields, [key]: undefined } }))
+  }
+  const fail = (error: unknown) => setServer(fieldErrors(error, options.fields))
+  const submit = (send: (draft: D, fail: (error: unknown) => void) => void) => (event: FormEvent) => {
+    event.preventDefault()
+    setSubmitted(true)
+    if (Object.keys(local).length > 0) return
+    setServer({ fields: {}, other: null })
+    send(draft, fail)
+  }
+  return { draft, setDraft, errorOf, change, submit, serverError: server.other }
 }
