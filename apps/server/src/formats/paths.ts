@@ -35,7 +35,13 @@ export const repositoryPathRoutes =
         if (!repo) throw new HttpError(404, `Repository ${key} does not exist`)
         const handler = handlers.get(repo.packageType)
         if (!handler) throw new HttpError(404, `${repo.packageType} repositories are not served at this path`)
-        const path = decodeURIComponent(rest).replace(/^\/+/, '')
+        let path: string
+        try {
+          path = decodeURIComponent(rest).replace(/^\/+/, '')
+        } catch {
+          // The router has decoded the path once already: what is left may be a lone `%`.
+          throw new HttpError(400, 'path: malformed percent-encoding')
+        }
         if (path.split('/').some((s) => s === '..' || s === '.'))
           throw new HttpError(400, 'path: must not contain . or .. segments')
         return handler(request, reply, repo, path)

@@ -25,6 +25,7 @@ import { buildsRoutes } from './buildsRoutes.js'
 import { AnswerCache } from './cache.js'
 import { dockerLayers } from './docker.js'
 import { type GqlContext, resolvers, schema } from './graphql.js'
+import { QUERY_LIMITS, queryCostRule } from './queryLimits.js'
 import { PackagesService, type Viewer } from './service.js'
 
 const tags = ['packages']
@@ -94,7 +95,11 @@ export const packagesRoutes =
       path: '/query',
       graphiql: true,
       jit: 1,
-      queryDepth: 12,
+      // Limits on what one query may ask for (queryLimits.ts): tokens while parsing, then fields and
+      // depth with fragments followed, before anything runs.
+      queryDepth: QUERY_LIMITS.depth,
+      graphql: { parseOptions: { maxTokens: QUERY_LIMITS.tokens } },
+      validationRules: [queryCostRule],
       // Mercurius describes its routes in JSON Schema; the app's zod compilers cannot read those.
       // Its handler checks the body itself, and answers are plain JSON.
       additionalRouteOptions: {
