@@ -8,7 +8,11 @@ import { draftOf, emptyPolicy, POLICY_FIELDS, type PolicyDraft, type PolicyField
 
 const ACTIONS = [
   { key: 'notify', label: 'Notify', description: 'Violations are marked for notification' },
-  { key: 'failBuild', label: 'Fail build', description: 'A watched build run that CI asks to scan fails, and its record says so' },
+  {
+    key: 'failBuild',
+    label: 'Fail build',
+    description: 'A watched build run that CI asks to scan fails, and its record says so',
+  },
   {
     key: 'blockDownload',
     label: 'Block download',
