@@ -223,6 +223,14 @@ describe('metadata queries past the limits', () => {
 })
 
 describe('regressions found by fuzzing through HTTP', () => {
+  it('answers 400, not 500, to a NUL byte in a path or a query (found on PostgreSQL: GET /artifactory/maven-local/%00)', async () => {
+    for (const url of ['/artifactory/maven-local/%00', '/api/npm/npm-local/a%00b', '/api/storage/maven-local/x?list=%00']) {
+      const res = await t.fastify.inject({ url, headers: sessionHeaders(admin) })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json().errors[0].message).toMatch(/NUL/)
+    }
+  })
+
   it('answers 400, not 500, to a repository path with a lone percent sign (/artifactory/maven-local/%25)', async () => {
     const res = await t.fastify.inject({ url: '/artifactory/maven-local/%25' })
     expect(res.statusCode).toBe(400)

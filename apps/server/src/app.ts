@@ -20,7 +20,7 @@ import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules } f
 import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { type Db, openDb } from './core/db.js'
-import { registerErrorHandling, sendError } from './core/errors.js'
+import { refuseNulBytes, registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
@@ -197,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app)
 
   securityHeaders(app)
+  refuseNulBytes(app)
   let shuttingDown = false
   // A response finished during shutdown closes its connection, so a keep-alive client does not
   // hold the server open until its idle timeout.

@@ -65,3 +65,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, 500, 'Internal server error')
   })
 }
+
+/**
+ * No URL Trove answers holds a NUL byte, and PostgreSQL refuses one in any text it is given: a
+ * request whose path or query carries one (`%00`) is refused with 400 naming where, before any
+ * route sees it.
+ */
+export function refuseNulBytes(app: FastifyInstance): void {
+  const hasNul = (text: string) => text.includes('\0') || /%00/.test(text)
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!hasNul(request.url)) return done()
+    const [path = '', query = ''] = request.url.split(/\?(.*)/s)
+    const param = hasNul(path) ? undefined : query.split('&').find(hasNul)?.split('=')[0]
+    let name = 'path'
+    if (param !== undefined) {
+      try {
+        name = decodeURIComponent(param.replace(/\+/g, ' ')) || 'query'
+      } catch {
+        name = 'query'
+      }
+    }
+    sendError(reply, 400, `Invalid request: ${name}: must not hold a NUL byte (%00)`)
+  })
+}
