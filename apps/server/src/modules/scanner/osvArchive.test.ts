@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import zlib from 'node:zlib'
 import archiver from 'archiver'
 import { afterAll, describe, expect, it } from 'vitest'
+import { type ZipEntry, zipOf } from '../../../test/zip.js'
 import { parseOsvRecord } from './osv.js'
 import { ArchiveError, readOsvUpload, type UploadLimits } from './osvArchive.js'
 
@@ -48,49 +48,9 @@ async function zipWithArchiver(entries: ArchiverEntry[]): Promise<string> {
  * A hand-built zip, for what no well-behaved writer produces: names that climb out of the tree
  * or are absolute (archiver strips those), and sizes in the header that lie.
  */
-function hostileZip(entries: { name: string; data: Buffer; declaredSize?: number }[]): string {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name)
-    const compressed = zlib.deflateRawSync(entry.data)
-    const size = entry.declaredSize ?? entry.data.length
-    const crc = zlib.crc32(entry.data)
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(0x0800, 6)
-    local.writeUInt16LE(8, 8)
-    local.writeUInt32LE(crc >>> 0, 14)
-    local.writeUInt32LE(compressed.length, 18)
-    local.writeUInt32LE(size, 22)
-    local.writeUInt16LE(name.length, 26)
-    locals.push(local, name, compressed)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(0x0314, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt32LE(crc >>> 0, 16)
-    central.writeUInt32LE(compressed.length, 20)
-    central.writeUInt32LE(size, 24)
-    central.writeUInt16LE(name.length, 28)
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38)
-    central.writeUInt32LE(offset, 42)
-    centrals.push(central, name)
-    offset += local.length + name.length + compressed.length
-  }
-  const directory = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(entries.length, 8)
-  end.writeUInt16LE(entries.length, 10)
-  end.writeUInt32LE(directory.length, 12)
-  end.writeUInt32LE(offset, 16)
+function hostileZip(entries: ZipEntry[]): string {
   const file = tempPath('hostile.zip')
-  fs.writeFileSync(file, Buffer.concat([...locals, directory, end]))
+  fs.writeFileSync(file, zipOf(entries))
   return file
 }
 
