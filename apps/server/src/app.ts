@@ -240,7 +240,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Tags start folded: drawing every operation of the whole API at once took seconds.
     await docs.register(fastifySwaggerUi, {
       routePrefix: '/api/docs',
-      staticCSP: true,
+      // No staticCSP: the reference's page loads only its own scripts, so the server's policy
+      // (core/securityHeaders.ts) serves it; the plugin's own would add upgrade-insecure-requests,
+      // which breaks the page on a plain-HTTP install, and allow styles and fonts from anywhere.
       uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: -1 },
     })
     docs.get('/api/openapi.json', { schema: { hide: true } }, async () => docs.swagger())
