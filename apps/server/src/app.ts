@@ -50,6 +50,7 @@ import { integrationRoutes, vcsIntegrationRoutes } from './modules/integrations/
 import { GitIntegrationService } from './modules/integrations/service.js'
 import { onboardingRoutes } from './modules/onboarding/routes.js'
 import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
+import { doctorRoutes } from './modules/operations/doctorRoutes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
 import { packagesChanged } from './modules/packages/cache.js'
@@ -251,6 +252,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const prefix of ['/api/system', '/artifactory/api/system']) {
     await app.register(systemRoutes(ctx), { prefix })
   }
+  await app.register(doctorRoutes(ctx), { prefix: '/api/system' })
   await app.register(authRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(mfaRoutes(ctx), { prefix: '/ui/api/v1/ui/auth/mfa' })
   await app.register(passwordRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
