@@ -9,6 +9,7 @@ import type { Repository } from '../modules/repositories/service.js'
 import { authorize } from './http.js'
 import type { FormatContext } from './types.js'
 import { rememberUpstream, upstreamHeaders } from './upstream.js'
+import { RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
 
 /** Checksums a client declares in the widespread headers (X-Checksum-Sha1, -Sha256, -Md5). */
 export function declaredChecksums(request: FastifyRequest): Expected {
@@ -90,11 +91,12 @@ export async function resolveFile(
   if (missed && Date.now() - missed.fetched_at < repo.missedCacheSecs * 1000) return cached
   let response: Response
   try {
-    response = await fetch(`${repo.url}/${path.split('/').map(encodeURIComponent).join('/')}`, {
+    response = await upstreamFetch(repo.key, `${repo.url}/${path.split('/').map(encodeURIComponent).join('/')}`, {
       headers: upstreamHeaders(fctx, repo),
       signal: AbortSignal.timeout(300_000),
     })
-  } catch {
+  } catch (error) {
+    if (error instanceof RefusedUpstream) throw error
     return cached
   }
   if (!response.ok || !response.body) {

@@ -1,6 +1,7 @@
 import { HttpError } from '../core/errors.js'
 import type { Repository } from '../modules/repositories/service.js'
 import type { FormatContext } from './types.js'
+import { RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
 
 /** A remote's user and password as Basic credentials; undefined without both. */
 export function basicCredentials(repo: Repository): string | undefined {
@@ -63,11 +64,12 @@ export async function upstreamDocument(
   } else if (repo.offline) return undefined
   let response: Response
   try {
-    response = await fetch(request.url, {
+    response = await upstreamFetch(repo.key, request.url, {
       headers: upstreamHeaders(fctx, repo, request.accept),
       signal: AbortSignal.timeout(30_000),
     })
-  } catch {
+  } catch (error) {
+    if (error instanceof RefusedUpstream) throw error
     return stale()
   }
   if (response.status === 404 || response.status === 410) {

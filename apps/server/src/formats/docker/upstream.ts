@@ -4,6 +4,7 @@ import type { BlobInfo } from '../../core/blobStore.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import type { FormatContext } from '../types.js'
 import { basicCredentials } from '../upstream.js'
+import { RefusedUpstream, upstreamFetch } from '../upstreamFetch.js'
 import { OciError } from './errors.js'
 import { MANIFEST_TYPES } from './manifest.js'
 
@@ -21,10 +22,10 @@ function upstreamUrl(repo: Repository, image: string, rest: string): string {
 const bearerCache = new Map<string, { token: string; until: number }>()
 
 /** Fetches from the upstream, answering its Bearer challenge with the remote's credentials. */
-async function upstreamFetch(repo: Repository, url: string, headers: Record<string, string>): Promise<Response> {
+async function registryFetch(repo: Repository, url: string, headers: Record<string, string>): Promise<Response> {
   const cached = bearerCache.get(repo.key)
   const auth = cached && cached.until > Date.now() ? `Bearer ${cached.token}` : basicCredentials(repo)
-  let response = await fetch(url, {
+  let response = await upstreamFetch(repo.key, url, {
     headers: { ...headers, ...(auth ? { authorization: auth } : {}) },
     signal: AbortSignal.timeout(600_000),
   })
@@ -37,14 +38,18 @@ async function upstreamFetch(repo: Repository, url: string, headers: Record<stri
     if (params.service) tokenUrl.searchParams.set('service', params.service)
     if (params.scope) tokenUrl.searchParams.set('scope', params.scope)
     const b = basicCredentials(repo)
-    const tokenResponse = await fetch(tokenUrl, { headers: b ? { authorization: b } : {}, signal: AbortSignal.timeout(60_000) })
+    // The realm is the upstream's to name: it is checked like the upstream itself.
+    const tokenResponse = await upstreamFetch(repo.key, tokenUrl, {
+      headers: b ? { authorization: b } : {},
+      signal: AbortSignal.timeout(60_000),
+    })
     if (!tokenResponse.ok)
       throw new OciError(502, 'UNAUTHORIZED', `The upstream of ${repo.key} refused its credentials (${tokenResponse.status})`)
     const body = (await tokenResponse.json()) as { token?: string; access_token?: string; expires_in?: number }
     const token = body.token ?? body.access_token
     if (!token) throw new OciError(502, 'UNAUTHORIZED', `The upstream of ${repo.key} gave no token`)
     bearerCache.set(repo.key, { token, until: Date.now() + Math.max(30, (body.expires_in ?? 60) - 10) * 1000 })
-    response = await fetch(url, {
+    response = await upstreamFetch(repo.key, url, {
       headers: { ...headers, authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(600_000),
     })
@@ -61,9 +66,10 @@ export async function fetchManifest(
 ): Promise<{ body: Buffer; mediaType: string } | undefined> {
   let response: Response
   try {
-    response = await upstreamFetch(repo, upstreamUrl(repo, image, `manifests/${ref}`), { accept: MANIFEST_TYPES.join(', ') })
+    response = await registryFetch(repo, upstreamUrl(repo, image, `manifests/${ref}`), { accept: MANIFEST_TYPES.join(', ') })
   } catch (error) {
     if (error instanceof OciError) throw error
+    if (error instanceof RefusedUpstream) throw new OciError(502, 'DENIED', error.message)
     throw new OciError(502, 'UNSUPPORTED', `The upstream of ${repo.key} cannot be reached`)
   }
   if (response.status === 404) {
@@ -87,8 +93,9 @@ export async function fetchBlob(
 ): Promise<BlobInfo | undefined> {
   let response: Response
   try {
-    response = await upstreamFetch(repo, upstreamUrl(repo, image, `blobs/sha256:${hex}`), {})
-  } catch {
+    response = await registryFetch(repo, upstreamUrl(repo, image, `blobs/sha256:${hex}`), {})
+  } catch (error) {
+    if (error instanceof RefusedUpstream) throw new OciError(502, 'DENIED', error.message)
     return undefined
   }
   if (!response.ok || !response.body) {

@@ -6,6 +6,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import { readTarGz } from '../archive.js'
 import type { FormatContext } from '../types.js'
 import { upstreamDocument, upstreamHeaders } from '../upstream.js'
+import { upstreamFetch } from '../upstreamFetch.js'
 import {
   declaredLicenses,
   dependenciesOf,
@@ -218,7 +219,12 @@ export class NpmRegistry {
     if (!entry) return undefined
     const [version, manifest] = entry
     const upstream = String(manifest.dist?.tarball ?? `${this.upstreamUrl(repo, name)}/-/${file}`)
-    const response = await fetch(upstream, { headers: upstreamHeaders(this.fctx, repo), signal: AbortSignal.timeout(300_000) })
+    // The packument names the tarball's URL: credentials go only to the upstream's own origin.
+    const sameOrigin = URL.canParse(upstream) && new URL(upstream).origin === new URL(this.upstreamUrl(repo, name)).origin
+    const headers = sameOrigin
+      ? upstreamHeaders(this.fctx, repo)
+      : { accept: '*/*', 'user-agent': `Trove/${this.fctx.build.version}` }
+    const response = await upstreamFetch(repo.key, upstream, { headers, signal: AbortSignal.timeout(300_000) })
     if (!response.ok || !response.body) {
       await response.body?.cancel()
       if (response.status === 404) return undefined

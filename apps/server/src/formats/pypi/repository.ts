@@ -7,6 +7,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import { readTarGz, readZip } from '../archive.js'
 import type { FormatContext } from '../types.js'
 import { upstreamDocument, upstreamHeaders } from '../upstream.js'
+import { upstreamFetch } from '../upstreamFetch.js'
 import {
   filetypeOf,
   normalizeName,
@@ -236,7 +237,7 @@ export class PypiRepository {
     // Credentials go only to the upstream's own host (files may be served from another one).
     const sameOrigin = new URL(entry.url).origin === new URL(this.indexRoot(repo)).origin
     const headers = sameOrigin ? upstreamHeaders(this.fctx, repo) : { accept: '*/*' }
-    const response = await fetch(entry.url, { headers, signal: AbortSignal.timeout(300_000) })
+    const response = await upstreamFetch(repo.key, entry.url, { headers, signal: AbortSignal.timeout(300_000) })
     if (!response.ok || !response.body) {
       await response.body?.cancel()
       if (response.status === 404 || response.status === 410) return undefined

@@ -36,12 +36,15 @@ export interface CheckedTarget {
   family: 4 | 6
 }
 
+/** The host of a URL resolves to nothing: unreachable now, but not refused. */
+export class Unresolved extends Error {}
+
 /**
- * Checks a vendor URL: http or https only, and every address its host resolves to outside the
- * refused ranges. Connecting to the returned address (not resolving again) closes the window in
- * which DNS could answer differently.
+ * The URL and every address its host resolves to, after checking that it is http or https without
+ * credentials in it and that no address is in the refused ranges (RefusedAddress); a host that
+ * does not resolve throws Unresolved.
  */
-export async function checkTarget(raw: string | URL): Promise<CheckedTarget> {
+export async function resolveTarget(raw: string | URL): Promise<{ url: URL; addresses: { address: string; family: 4 | 6 }[] }> {
   let url: URL
   try {
     url = new URL(raw)
@@ -57,12 +60,28 @@ export async function checkTarget(raw: string | URL): Promise<CheckedTarget> {
     try {
       addresses = await dns.lookup(host, { all: true, verbatim: true })
     } catch {
-      throw new RefusedAddress(`${host} does not resolve`)
+      throw new Unresolved(`${host} does not resolve`)
     }
   }
-  if (addresses.length === 0) throw new RefusedAddress(`${host} does not resolve`)
+  if (addresses.length === 0) throw new Unresolved(`${host} does not resolve`)
   const refused = addresses.find((a) => isRefusedIp(a.address))
   if (refused) throw new RefusedAddress(`${host} resolves to ${refused.address}, a link-local or metadata address`)
-  const first = addresses[0] as { address: string; family: number }
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 }
+  return { url, addresses: addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })) }
+}
+
+/**
+ * Checks a vendor URL: http or https only, no credentials in it, and every address its host
+ * resolves to outside the refused ranges. Connecting to the returned address (not resolving
+ * again) closes the window in which DNS could answer differently.
+ */
+export async function checkTarget(raw: string | URL): Promise<CheckedTarget> {
+  let resolved: Awaited<ReturnType<typeof resolveTarget>>
+  try {
+    resolved = await resolveTarget(raw)
+  } catch (error) {
+    if (error instanceof Unresolved) throw new RefusedAddress(error.message)
+    throw error
+  }
+  const first = resolved.addresses[0] as { address: string; family: 4 | 6 }
+  return { url: resolved.url, address: first.address, family: first.family }
 }

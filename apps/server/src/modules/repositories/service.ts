@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { SecretBox } from '../../core/secretBox.js'
+import { resolveTarget, Unresolved } from '../integrations/safeAddress.js'
 import { packagesChanged } from '../packages/cache.js'
 import {
   findRepository,
@@ -51,6 +52,21 @@ export function repositoryUrl(baseUrl: string, key: string): string {
  * node apply at once; those made on another node of a cluster within this time.
  */
 const CONFIG_CACHE_MS = 2000
+
+/**
+ * Refuses (400, `url: …`) an upstream URL that is not http(s) or whose host is, or resolves to, a
+ * link-local or metadata address (integrations/safeAddress.ts). Loopback and private addresses
+ * stay allowed. A host that does not resolve now is accepted: every fetch checks again
+ * (formats/upstreamFetch.ts).
+ */
+async function refuseUnsafeUpstream(url: string | undefined): Promise<void> {
+  if (!url) return
+  try {
+    await resolveTarget(url)
+  } catch (error) {
+    if (!(error instanceof Unresolved)) throw error
+  }
+}
 
 export class RepositoryService {
   private readonly cache = new Map<string, { at: number; repo: Promise<Repository | undefined> }>()
@@ -161,6 +177,7 @@ export class RepositoryService {
   }
 
   async create(key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
+    if (input.rclass === 'remote') await refuseUnsafeUpstream(input.url)
     this.cache.clear()
     return this.createRow(key, input).finally(() => this.cache.clear())
   }
@@ -218,6 +235,7 @@ export class RepositoryService {
   }
 
   async update(key: string, input: RepositoryConfigUpdate): Promise<RepositoryConfig> {
+    await refuseUnsafeUpstream(input.url)
     this.cache.clear()
     return this.updateRow(key, input).finally(() => this.cache.clear())
   }
@@ -313,6 +331,7 @@ export class RepositoryService {
     upstreams: Partial<Record<PackageType, string>> = {},
   ): Promise<QuickSetupResponse> {
     const types = [...new Set(packageTypes)]
+    for (const type of types) await refuseUnsafeUpstream(upstreams[type])
     const made: QuickSetupResponse['repositories'] = []
     this.cache.clear()
     try {
