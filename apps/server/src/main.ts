@@ -16,6 +16,14 @@ async function main(): Promise<void> {
     throw error
   }
 
+  // A maintenance command (doctor, backup, restore) runs and exits; without one, the server runs.
+  if (process.argv.length > 2) {
+    const { runCommand } = await import('./commands.js')
+    const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) }
+    process.exitCode = await runCommand(process.argv.slice(2), config, io)
+    return
+  }
+
   if (config.workers.count > 1 && cluster.isPrimary) {
     runPrimary(config.workers.count)
     return
