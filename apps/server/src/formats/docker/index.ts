@@ -69,7 +69,8 @@ const dockerRoutes =
         const token = header.slice(7).trim()
         if (RegistryTokens.looksLike(token)) {
           const found = tokens.verify(token)
-          if (!found) throw new OciError(401, 'UNAUTHORIZED', 'The token is invalid or has expired')
+          if (!found || (found.principal && !(await tokens.stillLive(fctx.db.kysely, found.principal))))
+            throw new OciError(401, 'UNAUTHORIZED', 'The token is invalid or has expired')
           return { principal: found.principal, authenticated: true }
         }
       }

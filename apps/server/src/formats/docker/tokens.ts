@@ -1,5 +1,8 @@
 import crypto from 'node:crypto'
+import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
+import type { Database } from '../../core/schema.js'
+import { CALLER_CACHE_MS } from '../../modules/auth/principal.js'
 
 /** Registry bearer tokens live this long; clients fetch a new one when it runs out. */
 export const REGISTRY_TOKEN_TTL_S = 300
@@ -9,7 +12,10 @@ const PREFIX = 'oci.'
  * Short-lived bearer tokens of the registry's token endpoint: the caller (or anonymous) and an
  * expiry, signed with a key derived from the cluster's secret, so that every node and worker
  * process takes the tokens any of them issued. They are stateless: clients simply ask the token
- * endpoint again when one runs out.
+ * endpoint again when one runs out. Each names the credential it was bought with (the access
+ * token, the session, or the user for a password), which `stillLive` checks again at most every
+ * CALLER_CACHE_MS: revoking that token, ending that session or disabling the user ends the
+ * registry tokens it bought on every node within that time, as it does for the credential itself.
  */
 export class RegistryTokens {
   private readonly key: Buffer
@@ -32,6 +38,8 @@ export class RegistryTokens {
               realm: principal.realm,
               // A token of narrower scope keeps it in the registry token it buys.
               ...(principal.scope ? { scope: principal.scope } : {}),
+              ...(principal.tokenId ? { tokenId: principal.tokenId } : {}),
+              ...(principal.via === 'session' && principal.sessionId ? { sessionId: principal.sessionId } : {}),
             }
           : null,
         e: now + REGISTRY_TOKEN_TTL_S * 1000,
@@ -58,6 +66,34 @@ export class RegistryTokens {
     }
     if (payload.e < now) return undefined
     return { principal: payload.p ? { ...payload.p, via: 'token' } : null }
+  }
+
+  private readonly checked = new Map<string, { live: boolean; at: number }>()
+
+  /** Whether the credential a registry token's caller was bought with still holds (see the class). */
+  async stillLive(db: Kysely<Database>, principal: Principal, now = Date.now()): Promise<boolean> {
+    const key = principal.tokenId
+      ? `t${principal.tokenId}`
+      : principal.sessionId
+        ? `s${principal.sessionId}`
+        : `u${principal.userId}`
+    const hit = this.checked.get(key)
+    if (hit && now - hit.at < CALLER_CACHE_MS) return hit.live
+    let query = db.selectFrom('users').select('users.id').where('users.id', '=', principal.userId).where('users.disabled', '=', 0)
+    if (principal.tokenId)
+      query = query
+        .innerJoin('tokens', 'tokens.user_id', 'users.id')
+        .where('tokens.id', '=', principal.tokenId)
+        .where((eb) => eb.or([eb('tokens.expires_at', 'is', null), eb('tokens.expires_at', '>', now)]))
+    else if (principal.sessionId)
+      query = query
+        .innerJoin('sessions', 'sessions.user_id', 'users.id')
+        .where('sessions.id', '=', principal.sessionId)
+        .where('sessions.expires_at', '>', now)
+    const live = (await query.executeTakeFirst()) !== undefined
+    if (this.checked.size >= 10_000) this.checked.clear()
+    this.checked.set(key, { live, at: now })
+    return live
   }
 
   private sign(body: string): string {
