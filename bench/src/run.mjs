@@ -1,5 +1,6 @@
 // npm run bench [suite …]: Trove's figures, one table. Each row names its target; see
 // docs/performance.md. With suite names, only those suites run (for example `npm run bench -- foundation`).
+import { benchAbuse } from './abuse.mjs'
 import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
 import { benchFoundation } from './foundation.mjs'
@@ -9,6 +10,7 @@ import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
+import { benchRestore } from './reliability-restore.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchScanner } from './scanner.mjs'
 import { benchShell } from './shell.mjs'
@@ -27,6 +29,8 @@ const suites = {
   'artifact-tree': benchArtifactTree,
   'image-scan': benchImageScan,
   scanner: benchScanner,
+  abuse: benchAbuse,
+  restore: benchRestore,
 }
 
 const wanted = process.argv.slice(2)
