@@ -10,7 +10,6 @@ import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
-import { benchRestore } from './reliability-restore.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchScanner } from './scanner.mjs'
 import { benchShell } from './shell.mjs'
@@ -30,7 +29,6 @@ const suites = {
   'image-scan': benchImageScan,
   scanner: benchScanner,
   abuse: benchAbuse,
-  restore: benchRestore,
 }
 
 const wanted = process.argv.slice(2)
