@@ -10,6 +10,7 @@ import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
+import { benchRestore } from './reliability-restore.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchScanner } from './scanner.mjs'
 import { benchShell } from './shell.mjs'
@@ -29,6 +30,7 @@ const suites = {
   'image-scan': benchImageScan,
   scanner: benchScanner,
   abuse: benchAbuse,
+  restore: benchRestore,
 }
 
 const wanted = process.argv.slice(2)
