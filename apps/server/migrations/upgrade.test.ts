@@ -18,6 +18,8 @@ import { ADMIN_PASSWORD, signIn, tempDir, throwawayDatabase } from '../test/test
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const repoRoot = path.resolve(serverDir, '../..')
 const MIGRATIONS = 'apps/server/migrations'
+/** The migration files themselves (numbered), not the tests or helpers beside them. */
+const MIGRATION_FILES = `${MIGRATIONS}/[0-9]*.ts`
 const git = (...args: string[]) =>
   execFileSync('git', ['-C', repoRoot, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
 const gitOr = (...args: string[]) => {
@@ -36,7 +38,7 @@ const gitOr = (...args: string[]) => {
 function previousRelease(): { commit: string; added: string; reason?: undefined } | { reason: string } {
   if (gitOr('rev-parse', '--is-inside-work-tree') !== 'true')
     return { reason: 'not a git checkout (a tarball?): no history to build the previous release from' }
-  const added = gitOr('log', '-1', '--diff-filter=A', '--format=%H', '--', MIGRATIONS)
+  const added = gitOr('log', '-1', '--diff-filter=A', '--format=%H', '--', MIGRATION_FILES)
   if (!added) return { reason: 'no commit in the history added a migration' }
   const commit = gitOr('rev-parse', '--verify', '--quiet', `${added}^`)
   if (!commit) return { reason: `the history ends at ${added} (a shallow clone?): fetch more of it` }
@@ -222,7 +224,7 @@ describe.skipIf(found.reason !== undefined)(
         } finally {
           await old.kysely.destroy()
         }
-        const newest = git('show', '--diff-filter=A', '--name-only', '--format=', added, '--', `${MIGRATIONS}/`)
+        const newest = git('show', '--diff-filter=A', '--name-only', '--format=', added, '--', MIGRATION_FILES)
           .split('\n')
           .filter((f) => /\/\d{4}_\w+\.ts$/.test(f))
           .map((f) => path.basename(f, '.ts'))

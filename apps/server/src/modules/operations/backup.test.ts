@@ -50,7 +50,9 @@ describe('backup and restore', () => {
   }
 
   beforeAll(async () => {
-    expect(fs.existsSync(main), `${main} is missing: run "npm run build -w @trove/server" first`).toBe(true)
+    // An older build would take the command for no command and start serving instead.
+    const commands = path.join(path.dirname(main), 'commands.js')
+    expect(fs.existsSync(commands), `${commands} is missing: run "npm run build -w @trove/server" first`).toBe(true)
     t = await createTestApp()
     admin = await signIn(t.fastify)
     await createRepo(t.fastify, admin, 'npm-local', { rclass: 'local', packageType: 'npm' })
@@ -101,6 +103,8 @@ describe('backup and restore', () => {
     expect(made.stdout).toMatch(/Backup written to .*: the (sqlite|postgres) database, \d+ blobs/)
     const manifest = JSON.parse(fs.readFileSync(path.join(backupDir, 'backup.json'), 'utf8'))
     expect(manifest).toMatchObject({ format: 1, blobs, skipped: 1, dataFiles: expect.arrayContaining(['secrets']) })
+    expect(manifest.database).toBe(t.config.databaseUrl ? 'postgres' : 'sqlite')
+    expect(fs.existsSync(path.join(backupDir, t.config.databaseUrl ? 'database.dump' : 'trove.db'))).toBe(true)
     expect(manifest.migrations).toContain('0030_repositories')
 
     // Writes after the backup are not in it.
