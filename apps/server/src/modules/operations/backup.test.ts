@@ -162,7 +162,7 @@ describe('backup and restore', () => {
     }
   }, 120_000)
 
-  it('refuses a backup inside the data dir, into a non-empty directory, and a restore of an unfinished one', async () => {
+  it('refuses a backup inside the data dir, into a non-empty directory, a restore of an unfinished one, and bad usage', async () => {
     await expect(backup(t.config, path.join(t.dataDir, 'backup'))).rejects.toThrow(/inside the data dir/)
     const full = path.join(work, 'full')
     fs.mkdirSync(full)
@@ -170,6 +170,12 @@ describe('backup and restore', () => {
     await expect(backup(t.config, full)).rejects.toThrow(BackupError)
     const fresh = loadConfig({ TROVE_DATA_DIR: path.join(work, 'fresh') })
     await expect(restore(fresh, full)).rejects.toThrow(/no finished backup/)
+    const unknown = await command(['backup'], { TROVE_DATA_DIR: t.dataDir })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Usage:')
+    const nothing = await command(['doctor'], { TROVE_DATA_DIR: path.join(work, 'nowhere') })
+    expect(nothing.code).toBe(2)
+    expect(nothing.stderr).toContain('No database at')
   })
 
   it('refuses to back up a corrupt blob rather than carry it forward', async () => {

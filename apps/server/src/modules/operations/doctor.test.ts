@@ -13,7 +13,7 @@ describe('the integrity check (doctor)', () => {
   let t: TestApp
   let admin: Session
   const blobFile = (sum: string) => path.join(t.dataDir, 'blobs', sum.slice(0, 2), sum.slice(2, 4), sum)
-  const check = () => checkIntegrity({ db: t.app.db.kysely, dataDir: t.dataDir })
+  const check = () => checkIntegrity(t)
   const put = async (file: string, content: string) => {
     const res = await t.fastify.inject({
       method: 'PUT',

@@ -16,11 +16,13 @@ const PAGE = 500
 /** Blobs hashed at once: reading one file while another hashes keeps the disk and a core busy. */
 const PARALLEL = 3
 
-export interface IntegritySource {
-  db: Kysely<Database>
-  /** The data dir whose `blobs/` holds the store. */
-  dataDir: string
-}
+/**
+ * What to check: a database and the data dir whose `blobs/` holds the store; or a test's app
+ * (`test/testApp.ts#TestApp`: `checkIntegrity(t)`).
+ */
+export type IntegritySource =
+  | { db: Kysely<Database>; dataDir: string }
+  | { app: { db: { kysely: Kysely<Database> } }; dataDir: string }
 
 export interface IntegrityOptions {
   /** Entries listed per kind at most (totals count them all); default 1000. */
@@ -60,7 +62,7 @@ async function eachLimited<T>(items: T[], parallel: number, work: (item: T) => P
 export async function checkIntegrity(source: IntegritySource, options: IntegrityOptions = {}): Promise<IntegrityReport> {
   const started = performance.now()
   const limit = options.listLimit ?? 1000
-  const { db } = source
+  const db = 'app' in source ? source.app.db.kysely : source.db
   const root = path.join(source.dataDir, 'blobs')
   const report: IntegrityReport = {
     ok: true,
