@@ -19,6 +19,7 @@ import type { Config } from './config.js'
 import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
 import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
+import { armCrashPoints } from './core/crashPoints.js'
 import { type Db, openDb } from './core/db.js'
 import { refuseNulBytes, registerErrorHandling, sendError } from './core/errors.js'
 import { createServiceLogger } from './core/logger.js'
@@ -304,7 +305,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessSelfRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/access' })
 
   // Repositories and the package formats.
-  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged)
+  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged, config.node.id)
+  const leftTemp = await blobs.recover()
+  if (leftTemp > 0) log.logger.info({ files: leftTemp }, 'removed temp files of uploads a stopped process cut off')
   const repos = new RepositoryService(db.kysely, ctx.secrets)
   db.writes.on((tables, fromSibling) => {
     if (!fromSibling) return
@@ -410,6 +413,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.workers.index <= 1) {
     blobs.later.sweep().catch((err) => log.logger.error({ err }, 'queueing checksums left for later failed'))
   }
+
+  // Start-up's own writes are done: crash points (tests only) count from here.
+  armCrashPoints(config.faults.crashAt, config.faults.crashTrace)
 
   let closing: Promise<void> | undefined
   return {

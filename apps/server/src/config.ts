@@ -95,6 +95,12 @@ const EnvSchema = z.object({
     .min(0)
     .max(60_000, 'expected at most 60000')
     .default(5000),
+  // fault injection for the crash-consistency tests (core/crashPoints.ts); never set in production
+  TROVE_CRASH_AT: z
+    .string()
+    .regex(/^(blob\.synced|blob\.stored|db\.commit|db\.committed|db\.written)(#[1-9][0-9]*)?$/, 'expected <crash point>[#n]')
+    .optional(),
+  TROVE_CRASH_TRACE: z.string().min(1).optional(),
   // shell: the instance model's defaults (an admin's choice, kept in the database, wins)
   TROVE_FLAVOUR: z.enum(['platform', 'oss', 'jcr', 'ce', 'edge', 'edge_trial', 'tour']).default('platform'),
   TROVE_DEPLOYMENT: z.enum(['cloud', 'onprem', 'lightweight']).default('onprem'),
@@ -147,6 +153,8 @@ export interface Config {
     /** How often each selected repository is cloned again, so new commits get scanned (seconds; 0: never). */
     gitRefreshIntervalS: number
   }
+  /** Fault injection for the crash-consistency tests (core/crashPoints.ts): unset in production. */
+  faults: { crashAt: string | undefined; crashTrace: string | undefined }
   /** shell: the instance model's defaults */
   instance: { flavour: string; deployment: string; features: Record<string, boolean> }
 }
@@ -212,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       gitBinary: e.TROVE_GIT_BINARY,
       gitRefreshIntervalS: e.TROVE_GIT_REFRESH_INTERVAL_S,
     },
+    faults: { crashAt: e.TROVE_CRASH_AT, crashTrace: e.TROVE_CRASH_TRACE },
     instance: {
       flavour: e.TROVE_FLAVOUR,
       deployment: e.TROVE_DEPLOYMENT,

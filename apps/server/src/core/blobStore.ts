@@ -4,6 +4,7 @@ import path from 'node:path'
 import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ExpressionBuilder, Kysely } from 'kysely'
+import { crashPoint } from './crashPoints.js'
 import { HttpError } from './errors.js'
 import { LaterChecksums, type LaterSums } from './laterChecksums.js'
 import type { Database } from './schema.js'
@@ -194,6 +195,7 @@ function unreferenced(eb: ExpressionBuilder<Database, 'blobs'>) {
 export class BlobStore {
   readonly root: string
   private readonly tmp: string
+  private readonly owner: string
   /** Small blobs by sha256, least recently served first. Content never changes under its sha256. */
   private readonly hot = new Map<string, Buffer>()
   private hotBytes = 0
@@ -207,7 +209,10 @@ export class BlobStore {
     readonly maxBytes: number,
     /** Called when sums left for later are recorded (caches of answers that show them). */
     checksumsRecorded?: () => void,
+    /** Names this process's temp files, so that the next start of the same node removes what it left. */
+    owner = 'local',
   ) {
+    this.owner = owner.replace(/[^A-Za-z0-9_.-]/g, '_')
     this.root = path.join(dataDir, 'blobs')
     this.tmp = path.join(this.root, 'tmp')
     fs.mkdirSync(this.tmp, { recursive: true })
@@ -265,7 +270,21 @@ export class BlobStore {
 
   /** A fresh temp file name beside the store (same file system, so `adopt` renames it into place). */
   tempFile(): string {
-    return path.join(this.tmp, `${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+    return path.join(this.tmp, `${this.owner}~${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+  }
+
+  /**
+   * Start-up recovery: removes the temp files this node's previous process left (uploads a crash
+   * cut off). Other nodes' temp files in a shared data dir stay; the GC removes them after a day.
+   */
+  async recover(): Promise<number> {
+    let removed = 0
+    for (const name of await fs.promises.readdir(this.tmp)) {
+      if (!name.startsWith(`${this.owner}~`)) continue
+      await fs.promises.rm(path.join(this.tmp, name), { force: true })
+      removed++
+    }
+    return removed
   }
 
   /** A named file in the store's temp dir (a chunked upload's, which every process must find). */
@@ -297,6 +316,7 @@ export class BlobStore {
         const want = expected[which]?.toLowerCase()
         if (want && want !== info[which]) throw new ChecksumMismatch(which, want, info[which])
       }
+      crashPoint('blob.synced')
       // Touch the row first, so a concurrent GC spares the file we are about to keep.
       const now = Date.now()
       await this.db
@@ -309,6 +329,7 @@ export class BlobStore {
       // Same content already stored: keep the one copy.
       if (fs.existsSync(final)) await fs.promises.rm(tmpFile, { force: true })
       else await fs.promises.rename(tmpFile, final)
+      crashPoint('blob.stored')
     } catch (error) {
       await fs.promises.rm(tmpFile, { force: true })
       throw error

@@ -7,6 +7,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
+import { crashPoint } from './crashPoints.js'
 
 /** The tables a committed write changed; `'*'` stands for "any table" (schema changes, raw SQL). */
 export type ChangedTables = ReadonlySet<string>
@@ -107,7 +108,10 @@ class WatchedConnection implements DatabaseConnection {
     const tables = this.watch.tablesWritten(compiledQuery.query)
     if (tables) {
       if (this.inTransaction) for (const t of tables) this.pending.add(t)
-      else this.watch.notify(tables)
+      else {
+        crashPoint('db.written')
+        this.watch.notify(tables)
+      }
     }
     return result
   }
@@ -143,7 +147,9 @@ class WatchingDriver implements Driver {
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as WatchedConnection
     try {
+      crashPoint('db.commit')
       await this.inner.commitTransaction(c.inner)
+      crashPoint('db.committed')
     } finally {
       // A failed COMMIT may still have committed (a lost connection): tell the caches all the same.
       c.inTransaction = false

@@ -47,6 +47,8 @@ const dockerRoutes =
     rawBodies(app)
     const tokens = new RegistryTokens(loadClusterIdentity(fctx.config.dataDir).secret)
     const uploads = new Uploads(fctx.blobs)
+    const recovered = await uploads.recover()
+    if (recovered > 0) app.log.info({ uploads: recovered }, 'removed uploads that dead requests left')
     app.addHook('onClose', async () => uploads.close())
 
     app.setErrorHandler((error, request, reply) => {

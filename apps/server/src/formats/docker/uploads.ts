@@ -82,12 +82,41 @@ export class Uploads {
   private recordFile = (id: string) => `${this.dataFile(id)}.json`
   private lockFile = (id: string) => `${this.dataFile(id)}.lock`
 
+  /**
+   * Start-up recovery: removes what dead requests of this host left. An upload whose chunk was
+   * being written when its process died (its lock names a dead process of this host) or that broke
+   * off goes, and so do the files of an upload that was finishing (its record already gone). An
+   * upload between chunks stays: its client may go on with it.
+   */
+  async recover(): Promise<number> {
+    let removed = 0
+    const names = await fs.promises.readdir(this.blobs.tempPath('')).catch(() => [] as string[])
+    const ids = new Set(names.flatMap((n) => /^upload-([0-9a-f-]{36})/.exec(n)?.[1] ?? []))
+    for (const id of ids) {
+      const record = await fs.promises.readFile(this.recordFile(id), 'utf8').then(
+        (text) => JSON.parse(text) as UploadRecord,
+        () => undefined,
+      )
+      const locked = fs.existsSync(this.lockFile(id))
+      // A live process (of this host or another) is writing it.
+      if (locked && !(await this.staleLock(id))) continue
+      // Between chunks and intact.
+      if (record && !record.broken && !locked && fs.existsSync(this.dataFile(id))) continue
+      await fs.promises.rm(this.recordFile(id), { force: true })
+      await fs.promises.rm(this.dataFile(id), { force: true })
+      await fs.promises.rm(this.lockFile(id), { force: true })
+      removed++
+    }
+    return removed
+  }
+
   /** Starts an upload; its id. */
   async create(repoKey: string, image: string): Promise<string> {
     const id = crypto.randomUUID()
     const file = this.dataFile(id)
-    await fs.promises.writeFile(file, '', { flag: 'wx' })
+    // The record first: start-up recovery takes data without a record for a finished upload's.
     await fs.promises.writeFile(this.recordFile(id), JSON.stringify({ repoKey, image } satisfies UploadRecord))
+    await fs.promises.writeFile(file, '', { flag: 'wx' })
     this.sessions.set(id, { repoKey, image, file, size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() })
     return id
   }

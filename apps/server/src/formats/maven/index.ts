@@ -45,7 +45,9 @@ class MavenRepository {
     const versions = new Set<string>()
     for (const f of files) {
       const rest = f.path.slice(coords.artifactDir.length + 1).split('/')
-      if (rest.length === 2 && rest[1] !== 'maven-metadata.xml' && rest[0]) versions.add(rest[0])
+      // A version is listed once its POM is stored: Maven deploys the POM after the other files, so
+      // until then (or if the deploy died on the way) a client would resolve a version without it.
+      if (rest.length === 2 && rest[0] && rest[1]?.endsWith('.pom')) versions.add(rest[0])
     }
     const artifactMeta = `${coords.artifactDir}/maven-metadata.xml`
     if (versions.size === 0) await this.fctx.artifacts.deleteFile(repoKey, artifactMeta)

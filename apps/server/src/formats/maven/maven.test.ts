@@ -153,6 +153,27 @@ describe('maven repositories', () => {
     expect(jar.statusCode).toBe(200)
   }, 90_000)
 
+  it('lists a version in maven-metadata.xml only once its POM is stored (a deploy cut off after the jar lists nothing)', async () => {
+    const put = (p: string, body: string) =>
+      t.fastify.inject({
+        method: 'PUT',
+        url: `/artifactory/maven-local/${p}`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: body,
+      })
+    const listed = async () =>
+      [
+        ...(await get('/artifactory/maven-local/com/example/demo/maven-metadata.xml')).body.matchAll(
+          /<version>([^<]+)<\/version>/g,
+        ),
+      ].map((m) => m[1])
+    const before = await listed()
+    expect((await put('com/example/demo/3.0.0/demo-3.0.0.jar', 'jar of 3.0.0')).statusCode).toBe(201)
+    expect(await listed()).toEqual(before)
+    expect((await put('com/example/demo/3.0.0/demo-3.0.0.pom', POM.replace('VERSION', '3.0.0'))).statusCode).toBe(201)
+    expect(await listed()).toEqual([...before, '3.0.0'])
+  })
+
   it('refuses a redeploy of a release without the delete permission (409) and a bad checksum (400, file removed)', async () => {
     await insertUser(t.app.db.kysely, {
       name: 'dev',

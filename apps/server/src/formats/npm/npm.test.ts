@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { accessToken, createRepo, listen, npmPublishBody, run, writeFiles } from '../../../test/clients.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
 /** The real npm client against a real Trove on a loopback port. */
@@ -150,6 +150,30 @@ describe('npm repositories with the npm client', () => {
     const view = await npm(['view', 'no-such-package'])
     expect(view.code).not.toBe(0)
     expect(view.stderr).toMatch(/E404/)
+  })
+
+  it('takes the same tarball again as a retry (its dist-tags applied), and refuses another under the same version', async () => {
+    const put = (body: object) =>
+      t.fastify.inject({
+        method: 'PUT',
+        url: '/api/npm/npm-local/retry-me',
+        headers: { authorization: `Bearer ${token}` },
+        payload: body,
+      })
+    const { body } = await npmPublishBody(base, 'npm-local', { name: 'retry-me', version: '1.0.0' })
+    expect((await put(body)).statusCode).toBe(201)
+    // The client lost the answer and sends the same publish again, now also tagging it `stable`.
+    const retried = await put({ ...body, 'dist-tags': { latest: '1.0.0', stable: '1.0.0' } })
+    expect(retried.statusCode).toBe(201)
+    const doc = (
+      await t.fastify.inject({ url: '/api/npm/npm-local/retry-me', headers: { authorization: `Bearer ${token}` } })
+    ).json()
+    expect(Object.keys(doc.versions)).toEqual(['1.0.0'])
+    expect(doc['dist-tags']).toEqual({ latest: '1.0.0', stable: '1.0.0' })
+    const other = await npmPublishBody(base, 'npm-local', { name: 'retry-me', version: '1.0.0', description: 'other content' })
+    const refused = await put(other.body)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toMatch(/Cannot publish over the previously published version 1.0.0 of retry-me/)
   })
 
   it('installs with dependencies, serving abbreviated packuments to the installer, and counts downloads', async () => {

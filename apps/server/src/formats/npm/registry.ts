@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import { HttpError } from '../../core/errors.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
+import type { Tx } from '../../modules/repositories/repo.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { readTarGz } from '../archive.js'
 import type { FormatContext } from '../types.js'
@@ -272,9 +273,20 @@ export class NpmRegistry {
    */
   async publish(repo: Repository, name: string, body: Manifest, user: string | null): Promise<void> {
     const { version, manifest, data, distTags } = readPublishBody(name, body)
-    if (await this.fctx.artifacts.findVersion(repo.key, 'npm', name, version)) {
-      throw new HttpError(409, `Cannot publish over the previously published version ${version} of ${name}`)
+    // The same tarball again (a client retrying a publish whose answer it lost) succeeds and changes
+    // nothing but the dist-tags it names; other content under a published version is refused.
+    const republish = async () => {
+      const stored = await this.fctx.artifacts.findFile(repo.key, tarballPath(name, version))
+      if (stored?.sha256 !== crypto.createHash('sha256').update(data).digest('hex')) {
+        throw new HttpError(409, `Cannot publish over the previously published version ${version} of ${name}`)
+      }
+      const packageId = await this.packageRowId(name)
+      if (packageId !== undefined) {
+        for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v)
+      }
+      this.invalidate(name)
     }
+    if (await this.fctx.artifacts.findVersion(repo.key, 'npm', name, version)) return republish()
     const entries = await readTarGz(data, {
       want: (n) => /^[^/]+\/package\.json$/.test(n) || /^[^/]+\/readme(\.(md|markdown|txt))?$/i.test(n),
       maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
@@ -300,27 +312,36 @@ export class NpmRegistry {
     delete stored.readme
     delete stored.dist.tarball
     stored._id = `${name}@${version}`
-    const { packageId } = await this.fctx.artifacts.recordVersion({
-      repoKey: repo.key,
-      packageType: 'npm',
-      name,
-      version,
-      description: typeof manifest.description === 'string' ? manifest.description : '',
-      readme,
-      licenses: declaredLicenses(manifest),
-      tags: keywordsOf(manifest),
-      dependencies: dependenciesOf(manifest),
-      metadata: stored,
-      createdBy: user,
-      latest: distTags.latest === version,
-      files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
-    })
-    for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v)
+    try {
+      await this.fctx.artifacts.recordVersion({
+        repoKey: repo.key,
+        packageType: 'npm',
+        name,
+        version,
+        description: typeof manifest.description === 'string' ? manifest.description : '',
+        readme,
+        licenses: declaredLicenses(manifest),
+        tags: keywordsOf(manifest),
+        dependencies: dependenciesOf(manifest),
+        metadata: stored,
+        createdBy: user,
+        latest: distTags.latest === version,
+        files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
+        // In the version's transaction: a crash cannot leave the version without the tags it came with.
+        alongside: async (tx, { packageId }) => {
+          for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v, tx)
+        },
+      })
+    } catch (error) {
+      // A concurrent publish of this version committed first.
+      if (error instanceof HttpError && error.status === 409) return republish()
+      throw error
+    }
     this.invalidate(name)
   }
 
-  async setDistTag(packageId: number, repoKey: string, tag: string, version: string): Promise<void> {
-    await this.db
+  async setDistTag(packageId: number, repoKey: string, tag: string, version: string, db: Tx = this.db): Promise<void> {
+    await db
       .insertInto('dist_tags')
       .values({ package_id: packageId, repo_key: repoKey, tag, version })
       .onConflict((oc) => oc.columns(['package_id', 'repo_key', 'tag']).doUpdateSet({ version }))

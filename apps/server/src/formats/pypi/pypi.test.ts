@@ -270,12 +270,26 @@ describe('pypi repositories', () => {
     expect((await get('/artifactory/pypi-local/trove-demo/')).json().children).toEqual([{ uri: '/0.1.0', folder: true }])
   }, 60_000)
 
-  it('refuses a file that exists (409), a wrong digest (400) and unsafe archives (400), storing nothing', async () => {
+  it('takes the same file again (a retry), refuses other content under its name (409), a wrong digest (400) and unsafe archives (400), storing nothing', async () => {
     const wheel = dists.find((f) => f.endsWith('.whl')) as string
+    const stored = (await get(`/api/pypi/pypi-local/packages/trove-demo/0.1.0/${path.basename(wheel)}`)).rawPayload
+    // A client retrying an upload whose answer it lost: it succeeds and nothing changes.
     const again = await twine(`${base}/api/pypi/pypi-local`, [wheel])
-    expect(again.code).not.toBe(0)
-    expect(again.stdout + again.stderr).toMatch(/409/)
-    expect(again.stdout + again.stderr).toMatch(/File already exists/)
+    expect(again.code, again.stdout + again.stderr).toBe(0)
+    expect((await get(`/api/pypi/pypi-local/packages/trove-demo/0.1.0/${path.basename(wheel)}`)).rawPayload).toEqual(stored)
+    const changed = path.join(work, 'changed', path.basename(wheel))
+    fs.mkdirSync(path.dirname(changed), { recursive: true })
+    fs.copyFileSync(wheel, changed)
+    const appended = await run(
+      PYTHON,
+      ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "a").writestr("extra.txt", "other content")', changed],
+      { cwd: work },
+    )
+    expect(appended.code, appended.stderr).toBe(0)
+    const other = await twine(`${base}/api/pypi/pypi-local`, [changed])
+    expect(other.code).not.toBe(0)
+    expect(other.stdout + other.stderr).toMatch(/409/)
+    expect(other.stdout + other.stderr).toMatch(/File already exists/)
     // A file is replaced by deleting it first (delete permission), then uploading again.
     const name = path.basename(wheel)
     const removed = await t.fastify.inject({

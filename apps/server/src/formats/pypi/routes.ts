@@ -144,8 +144,11 @@ export const pypiRoutes =
       ) {
         throw new HttpError(400, `content: the file name ${filename} is not a distribution of ${name} ${version}`)
       }
-      if (await fctx.artifacts.findFile(target.key, filePath(name, version, filename))) {
-        throw new HttpError(409, `File already exists: ${filename} in ${target.key}`)
+      const existing = await fctx.artifacts.findFile(target.key, filePath(name, version, filename))
+      if (existing) {
+        if (existing.sha256 !== blob.sha256) throw new HttpError(409, `File already exists: ${filename} in ${target.key}`)
+        // The same file again: a client retrying an upload whose answer it lost. Nothing changes.
+        return reply.code(200).type('text/plain').send('OK')
       }
       const description = form.fields.description?.[0] ?? inner?.body
       await pypi.record(target.key, { ...fields, name: [name], version: [version] }, description, {

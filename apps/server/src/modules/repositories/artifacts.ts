@@ -51,6 +51,8 @@ export interface NewVersion {
   overwrite?: boolean
   /** When the version was made (remote caches keep the upstream's time). */
   createdAt?: number
+  /** The format's own rows that go with the version (npm's dist-tags), written in its transaction. */
+  alongside?: (tx: Tx, ids: { packageId: number; versionId: number }) => Promise<void>
 }
 
 /** How long a node serves a file row it read without reading it again (see ArtifactService.servedFile). */
@@ -306,6 +308,7 @@ export class ArtifactService {
         .where('id', '=', pkgId)
         .execute()
       if (becomesLatest && v.tags) await this.setTags(tx, pkgId, v.tags)
+      await v.alongside?.(tx, { packageId: pkgId, versionId })
       return { packageId: pkgId, versionId }
     })
     packagesChanged()

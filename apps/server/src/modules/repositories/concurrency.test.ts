@@ -78,10 +78,16 @@ describe('concurrent writes', () => {
     })
 
   it(`answers ${N} publishes of one npm version with one 201 and 409s, and records it once`, async () => {
-    const { body, tarball } = await npmPublishBody(base, 'npm-local', { name: 'race-once', version: '1.0.0' })
-    const responses = await Promise.all(Array.from({ length: N }, () => publish(body)))
+    // Each publish carries other content under the same version: one wins.
+    const bodies = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        npmPublishBody(base, 'npm-local', { name: 'race-once', version: '1.0.0', description: `race ${i}` }),
+      ),
+    )
+    const responses = await Promise.all(bodies.map(({ body }) => publish(body)))
     await Promise.all(responses.map((r) => r.arrayBuffer()))
     expect(statuses(responses)).toEqual({ 201: 1, 409: N - 1 })
+    const { tarball } = bodies[responses.findIndex((r) => r.status === 201)] as { tarball: Buffer }
 
     const packument = await getJson<Packument>(`${base}/api/npm/npm-local/race-once`)
     expect(Object.keys(packument.versions)).toEqual(['1.0.0'])
@@ -106,6 +112,21 @@ describe('concurrent writes', () => {
       .where('path', 'like', 'race-once/%')
       .execute()
     expect(files.map((f) => [f.path, f.version_id])).toEqual([['race-once/-/race-once-1.0.0.tgz', versions[0]?.id]])
+  }, 30_000)
+
+  it(`takes ${N} identical publishes of one version at once (a client retrying) as one, answering each 201`, async () => {
+    const { body, tarball } = await npmPublishBody(base, 'npm-local', { name: 'race-same', version: '1.0.0' })
+    const responses = await Promise.all(Array.from({ length: N }, () => publish(body)))
+    await Promise.all(responses.map((r) => r.arrayBuffer()))
+    expect(statuses(responses)).toEqual({ 201: N })
+    const packument = await getJson<Packument>(`${base}/api/npm/npm-local/race-same`)
+    expect(Object.keys(packument.versions)).toEqual(['1.0.0'])
+    const download = await fetch(`${base}/api/npm/npm-local/race-same/-/race-same-1.0.0.tgz`, {
+      headers: { authorization: adminAuth },
+    })
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(tarball)
+    const files = await db().selectFrom('files').select('path').where('path', 'like', 'race-same/%').execute()
+    expect(files).toHaveLength(1)
   }, 30_000)
 
   it('publishes many versions of a new package at once: one package row, every version', async () => {
