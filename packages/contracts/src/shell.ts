@@ -164,6 +164,11 @@ export const ReverseProxy = z
     sslCertificate: z.string().max(1024),
     sslKey: z.string().max(1024),
     upstreamUrl: z.string().max(1024),
+    /**
+     * The other nodes of a cluster, each at its own URL (its TROVE_NODE_URL): nginx spreads requests
+     * over the upstream URL and these, and moves a request a node failed to answer to the next one.
+     */
+    clusterNodeUrls: z.array(z.string().max(1024)).max(64).optional(),
   })
   .meta({ id: 'ReverseProxy' })
 export type ReverseProxy = z.infer<typeof ReverseProxy>

@@ -346,6 +346,9 @@ function checkProxy(proxy: ReverseProxy): void {
   }
   if (proxy.upstreamUrl && !/^https?:\/\/[^/]+/.test(proxy.upstreamUrl))
     throw badRequest('Invalid request: body.upstreamUrl: Enter a valid URL')
+  const nodeUrls = proxy.clusterNodeUrls ?? []
+  const badNode = nodeUrls.findIndex((url) => !/^https?:\/\/[^/]+/.test(url) || !URL.canParse(url))
+  if (badNode >= 0) throw badRequest(`Invalid request: body.clusterNodeUrls.${badNode}: Enter a valid URL`)
   if (proxy.dockerReverseProxyMethod === 'PORTPERREPO' && proxy.reverseProxyRepositories.some((r) => !r.serverPort)) {
     throw badRequest('Invalid request: body.reverseProxyRepositories: every repository needs a port')
   }

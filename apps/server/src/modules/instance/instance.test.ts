@@ -311,6 +311,28 @@ describe('reverse proxies', () => {
     expect((await get('/admin/reverseProxies/edge-nginx', admin)).statusCode).toBe(404)
   })
 
+  it('balance over a cluster’s nodes, moving a request a node failed to answer to the next', async () => {
+    const cluster = {
+      ...proxy,
+      key: 'edge-cluster',
+      upstreamUrl: 'http://10.0.0.11:8080',
+      clusterNodeUrls: ['http://10.0.0.12:8080', 'http://10.0.0.11:8080'],
+    }
+    expect((await send('POST', '/admin/reverseProxies', cluster)).statusCode).toBe(201)
+    const nginx = (await get('/admin/reverseProxies/edge-cluster/nginx', admin)).json().config as string
+    // Each node once, with passive health; only connection failures move a request, never Trove's own 502 or 503.
+    expect(nginx.match(/^ {4}server .*;$/gm)).toEqual([
+      '    server 10.0.0.11:8080 max_fails=1 fail_timeout=10s;',
+      '    server 10.0.0.12:8080 max_fails=1 fail_timeout=10s;',
+    ])
+    expect(nginx).toContain('proxy_next_upstream error timeout;')
+    expect(nginx).not.toMatch(/http_50[23]/)
+    expect((await send('DELETE', '/admin/reverseProxies/edge-cluster')).statusCode).toBe(204)
+    const bad = await send('POST', '/admin/reverseProxies', { ...cluster, clusterNodeUrls: ['http://ok:1', 'ftp://x'] })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().errors[0].message).toMatch(/clusterNodeUrls\.1/)
+  })
+
   it('refuse a configuration with neither HTTP nor HTTPS, naming the field', async () => {
     const res = await send('POST', '/admin/reverseProxies', { ...proxy, useHttp: false })
     expect(res.statusCode).toBe(400)

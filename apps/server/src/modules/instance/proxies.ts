@@ -37,12 +37,26 @@ export async function deleteProxy(db: Db, key: string): Promise<boolean> {
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/**
+ * With several nodes, a request a node failed to answer (refused, reset or timed out before any
+ * answer: a node killed or gone) moves to the next node. nginx never moves a POST, PUT or PATCH
+ * (a write may have happened), and not once it has started answering. Trove's own 502 and 503 are
+ * no reason to: it answers them for a remote repository's upstream or an unconfigured mail server,
+ * which another node would answer the same way, and counting them would take healthy nodes out.
+ */
+const FAILOVER = [
+  '        proxy_next_upstream error timeout;',
+  // A node that is gone without a word (no RST): give up on it in seconds, not nginx's default 60.
+  '        proxy_connect_timeout 5s;',
+]
+
 /** What each proxied location sends on: the original host and scheme, no buffering of big uploads. */
-function proxyLocation(upstream: string, rewrite?: string): string {
+function proxyLocation(upstream: string, rewrite?: string, failover = false): string {
   return [
     '    location / {',
     ...(rewrite ? [`        ${rewrite}`] : []),
     `        proxy_pass ${upstream};`,
+    ...(failover ? FAILOVER : []),
     '        proxy_http_version 1.1;',
     '        proxy_set_header Connection "";',
     '        proxy_set_header Host $http_host;',
@@ -79,14 +93,23 @@ const COMMON = ['    client_max_body_size 0;', '    chunked_transfer_encoding on
  */
 export function nginxConfig(proxy: ReverseProxy, fallbackUpstream: string): string {
   const upstreamName = `trove_${proxy.key.replace(/[^A-Za-z0-9_]/g, '_')}`
-  const target = new URL(proxy.upstreamUrl || fallbackUpstream)
+  const servers = [
+    ...new Set(
+      [proxy.upstreamUrl || fallbackUpstream, ...(proxy.clusterNodeUrls ?? [])].map((url) => {
+        const target = new URL(url)
+        return `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`
+      }),
+    ),
+  ]
+  const cluster = servers.length > 1
   const upstream = `http://${upstreamName}`
   const out: string[] = [
     `## Trove reverse proxy "${proxy.key}" (${proxy.dockerReverseProxyMethod})`,
     '## Put this file in /etc/nginx/conf.d/ and reload nginx.',
     '',
     `upstream ${upstreamName} {`,
-    `    server ${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')};`,
+    // Passive health: a node that fails a request is left out for 10 s, then tried again.
+    ...servers.map((server) => `    server ${server}${cluster ? ' max_fails=1 fail_timeout=10s' : ''};`),
     '    keepalive 32;',
     '}',
     '',
@@ -100,6 +123,7 @@ export function nginxConfig(proxy: ReverseProxy, fallbackUpstream: string): stri
     proxyLocation(
       upstream,
       proxy.dockerReverseProxyMethod === 'SUBDOMAIN' ? 'if ($repo) { rewrite ^/v2/(.+)$ /v2/$repo/$1 break; }' : undefined,
+      cluster,
     ),
     '}',
   ]
@@ -114,7 +138,7 @@ export function nginxConfig(proxy: ReverseProxy, fallbackUpstream: string): stri
         `    server_name ${proxy.serverName};`,
         '    client_max_body_size 0;',
         '    chunked_transfer_encoding on;',
-        proxyLocation(upstream, `rewrite ^/v2/(.+)$ /v2/${repo.repoKey}/$1 break;`),
+        proxyLocation(upstream, `rewrite ^/v2/(.+)$ /v2/${repo.repoKey}/$1 break;`, cluster),
         '}',
       )
     }

@@ -127,6 +127,7 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
   const nginx = useNginxConfig(proxyName)
   const [p, setP] = useState<ReverseProxy>(EMPTY)
   const [repos, setRepos] = useState('')
+  const [nodes, setNodes] = useState('')
   const [touched, setTouched] = useState(false)
   useEffect(() => {
     if (existing.data) {
@@ -134,6 +135,7 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
       setRepos(
         existing.data.reverseProxyRepositories.map((r) => (r.serverPort ? `${r.repoKey}:${r.serverPort}` : r.repoKey)).join(', '),
       )
+      setNodes((existing.data.clusterNodeUrls ?? []).join(', '))
     }
   }, [existing.data])
   const set = (patch: Partial<ReverseProxy>) => setP((v) => ({ ...v, ...patch }))
@@ -151,8 +153,9 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
         const [repoKey = '', port] = entry.split(':')
         return port ? { repoKey, serverPort: Number(port) } : { repoKey }
       })
+    const clusterNodeUrls = nodes.split(/[,\s]+/).filter(Boolean)
     save.mutate(
-      { original: proxyName ?? null, proxy: { ...p, reverseProxyRepositories } },
+      { original: proxyName ?? null, proxy: { ...p, reverseProxyRepositories, clusterNodeUrls } },
       { onSuccess: (saved) => onSaved(saved.key) },
     )
   }
@@ -189,6 +192,13 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
               placeholder="http://127.0.0.1:8080"
               value={p.upstreamUrl}
               onChange={(e) => set({ upstreamUrl: e.currentTarget.value })}
+            />
+            <TextInput
+              label="Other cluster nodes"
+              description="Each node's own URL, separated by commas: nginx spreads requests over them and moves one a node fails to answer to the next"
+              placeholder="http://10.0.0.12:8080"
+              value={nodes}
+              onChange={(e) => setNodes(e.currentTarget.value)}
             />
             <Radio.Group
               label="Docker access method"
