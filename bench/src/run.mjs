@@ -10,6 +10,7 @@ import { benchOperations } from './operations.mjs'
 import { benchPackages } from './packages.mjs'
 import { benchPackagesBrowser } from './packagesBrowser.mjs'
 import { benchPypi } from './pypi.mjs'
+import { benchReliability } from './reliability.mjs'
 import { benchRestore } from './reliability-restore.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchScanner } from './scanner.mjs'
@@ -31,6 +32,7 @@ const suites = {
   scanner: benchScanner,
   abuse: benchAbuse,
   restore: benchRestore,
+  reliability: benchReliability,
 }
 
 const wanted = process.argv.slice(2)

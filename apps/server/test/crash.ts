@@ -13,7 +13,9 @@ import pg from 'pg'
  * a killed request left is either all there or not visible at all.
  */
 
-export const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/src/main.js')
+/** The built server; TROVE_CRASH_SERVER names another build (a long bench run keeps its own copy). */
+export const MAIN =
+  process.env.TROVE_CRASH_SERVER ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/src/main.js')
 export const NODE_ID = 'crash-node'
 export const ADMIN_PASSWORD = 'crash-harness-password'
 
