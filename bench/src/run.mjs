@@ -3,6 +3,7 @@
 import { benchAbuse } from './abuse.mjs'
 import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
+import { benchClusterKill } from './clusterKill.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchImageScan } from './imageScan.mjs'
 import { benchOci } from './oci.mjs'
@@ -33,6 +34,7 @@ const suites = {
   abuse: benchAbuse,
   restore: benchRestore,
   reliability: benchReliability,
+  'cluster-kill': benchClusterKill,
 }
 
 const wanted = process.argv.slice(2)
