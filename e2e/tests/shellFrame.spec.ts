@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { shoot } from '../ownServer'
 import { expectAccessible } from './axe'
 import { ADMIN_LANDING, signInAsAdmin } from './signIn'
 
@@ -207,10 +208,22 @@ test('a reverse proxy: new, saved, its nginx configuration shown to copy', async
   await page.getByRole('textbox', { name: 'Server name' }).fill('repo.example.test')
   await page.getByRole('radio', { name: 'Sub-domain (repo.server)' }).check()
   await expect(page.getByRole('textbox', { name: 'HTTP port' })).toHaveValue('80')
+  // A cluster: nginx spreads requests over this node and the two others, failing over between them.
+  await page.getByRole('textbox', { name: "Trove's internal URL" }).fill('http://10.0.0.11:8080')
+  await page.getByRole('textbox', { name: 'Other cluster nodes' }).fill('http://10.0.0.12:8080, http://10.0.0.13:8080')
+  await shoot(page, 'reverse-proxy-cluster-form')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(new RegExp(`/ui/admin/proxies/configuration/edit/${name}$`))
   await expect(page.getByTestId('nginx-config')).toContainText('server_name repo.example.test')
   await expect(page.getByTestId('nginx-config')).toContainText('listen 80;')
+  for (const node of ['10.0.0.11', '10.0.0.12', '10.0.0.13']) {
+    await expect(page.getByTestId('nginx-config')).toContainText(`server ${node}:8080 max_fails=1 fail_timeout=10s;`)
+  }
+  await expect(page.getByTestId('nginx-config')).toContainText('proxy_next_upstream error timeout;')
+  await expect(page.getByRole('textbox', { name: 'Other cluster nodes' })).toHaveValue(
+    'http://10.0.0.12:8080, http://10.0.0.13:8080',
+  )
+  await shoot(page, 'reverse-proxy-cluster-config')
   await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible()
   await page.goto('/ui/admin/proxies/configuration')
   await expect(page.getByRole('link', { name })).toBeVisible()
