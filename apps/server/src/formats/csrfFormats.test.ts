@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRepo, npmPublishBody } from '../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
@@ -15,6 +16,8 @@ beforeAll(async () => {
   admin = await signIn(t.fastify)
   await createRepo(t.fastify, admin, 'npm-csrf', { rclass: 'local', packageType: 'npm' })
   await createRepo(t.fastify, admin, 'maven-csrf', { rclass: 'local', packageType: 'maven' })
+  await createRepo(t.fastify, admin, 'pypi-csrf', { rclass: 'local', packageType: 'pypi' })
+  await createRepo(t.fastify, admin, 'docker-csrf', { rclass: 'local', packageType: 'docker' })
 })
 afterAll(() => t.close())
 
@@ -63,5 +66,39 @@ describe('a session without its CSRF token, on the package formats', () => {
       headers: cookieOnly(),
     })
     expect(read.statusCode).toBe(404)
+  })
+
+  it('does not upload a PyPI distribution', async () => {
+    const boundary = `----csrf${crypto.randomBytes(6).toString('hex')}`
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    const payload = Buffer.concat([
+      Buffer.from(field(':action', 'file_upload') + field('name', 'csrf-py') + field('version', '1.0')),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="content"; filename="csrf_py-1.0.tar.gz"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.from('not read: refused before'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const upload = await t.fastify.inject({
+      method: 'POST',
+      url: '/api/pypi/pypi-csrf/',
+      headers: { ...cookieOnly(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    })
+    expect(upload.statusCode).toBe(401)
+    expect((await t.fastify.inject({ url: '/api/pypi/pypi-csrf/simple/csrf-py/', headers: cookieOnly() })).statusCode).toBe(404)
+  })
+
+  it('does not start a registry upload or put a manifest', async () => {
+    const start = await t.fastify.inject({ method: 'POST', url: '/v2/docker-csrf/csrf/blobs/uploads/', headers: cookieOnly() })
+    expect(start.statusCode).toBe(401)
+    const manifest = await t.fastify.inject({
+      method: 'PUT',
+      url: '/v2/docker-csrf/csrf/manifests/1.0',
+      headers: { ...cookieOnly(), 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
+      payload: JSON.stringify({ schemaVersion: 2, config: {}, layers: [] }),
+    })
+    expect(manifest.statusCode).toBe(401)
   })
 })
