@@ -20,6 +20,7 @@ if [[ $install -eq 1 ]]; then
   # Package clients the repository tests drive: Maven with Debian's deploy plugin (offline), curl.
   command -v mvn >/dev/null || missing+=(maven)
   command -v skopeo >/dev/null || missing+=(skopeo) # the Docker/OCI client of the registry tests and bench
+  command -v podman >/dev/null || missing+=(podman) # the registry's second OCI client
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)
   command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
