@@ -8,7 +8,21 @@ export interface ZipEntry {
   declaredSize?: number
 }
 
-/** A minimal zip writer (deflate; yauzl checks no CRC, so 0 does on a Node without zlib.crc32): enough to build hostile archives. */
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+
+/** CRC-32 as zip stores it: zlib's where Node has it (22+), else computed here (Go's reader checks it). */
+function crc32(data: Buffer): number {
+  if (zlib.crc32) return zlib.crc32(data)
+  let c = 0xffffffff
+  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+/** A minimal zip writer (deflate, real CRC-32s): enough to build hostile archives, and real ones Go and unzip read. */
 export function zipOf(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
@@ -17,7 +31,7 @@ export function zipOf(entries: ZipEntry[]): Buffer {
     const name = Buffer.from(e.name)
     const compressed = zlib.deflateRawSync(e.data)
     const size = e.declaredSize ?? e.data.length
-    const crc = zlib.crc32 ? zlib.crc32(e.data) : 0
+    const crc = crc32(e.data)
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4)

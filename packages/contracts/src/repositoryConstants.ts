@@ -1,7 +1,7 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic'] as const
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'go'] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -11,6 +11,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   docker: 'Docker',
   maven: 'Maven',
   generic: 'Generic',
+  go: 'Go',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -20,6 +21,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   docker: 'Docker',
   maven: 'Maven',
   generic: 'Generic',
+  go: 'Go',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -43,6 +45,7 @@ export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
   pypi: 'https://pypi.org',
   docker: 'https://registry-1.docker.io',
   maven: 'https://repo1.maven.org/maven2',
+  go: 'https://proxy.golang.org',
 }
 
 /** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
@@ -68,4 +71,9 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'maven-virtual', rclass: 'virtual' },
   ],
   generic: [{ key: 'generic-local', rclass: 'local' }],
+  go: [
+    { key: 'go-local', rclass: 'local' },
+    { key: 'go-remote', rclass: 'remote' },
+    { key: 'go-virtual', rclass: 'virtual' },
+  ],
 }

@@ -43,4 +43,23 @@ describe('set-me-up snippets', () => {
     const https = setMeUpSnippets({ ...target, packageType: 'docker', rclass: 'local' })
     expect(https.map((s) => s.text).join('')).not.toContain('tls-verify')
   })
+
+  it('gives Go its credentials through ~/.netrc, and says that Go sends none over plain HTTP', () => {
+    const go = setMeUpSnippets({
+      ...target,
+      packageType: 'go',
+      repoKey: 'go-virtual',
+      rclass: 'virtual',
+      user: "o'hara",
+      token: 't',
+    })
+    expect(go.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get', 'go-publish'])
+    expect(go[0]?.text).toContain(`printf 'machine %s login %s password %s\\n' 'trove.example.com' 'o'\\''hara' 't' >> ~/.netrc`)
+    expect(go[1]?.text.split('\n')[0]).toBe('export GOPROXY=https://trove.example.com/api/go/go-virtual')
+    expect(go[1]?.text).toContain('export GONOSUMDB=<PACKAGE>\n')
+    expect(go[3]?.text).toContain('"https://trove.example.com/api/go/go-virtual/<PACKAGE>/@v/<VERSION>.zip"')
+    const plain = setMeUpSnippets({ ...target, baseUrl: 'http://127.0.0.1:8082', packageType: 'go', rclass: 'remote' })
+    expect(plain.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get'])
+    expect(plain[1]?.text.split('\n')[0]).toMatch(/^# Trove is reached over plain HTTP: Go sends credentials over HTTPS only/)
+  })
 })

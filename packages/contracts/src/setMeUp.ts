@@ -167,7 +167,49 @@ function generic(t: SetMeUpTarget): SetMeUpSnippet[] {
   ]
 }
 
-const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic }
+function go(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const proxy = `${t.baseUrl}/api/go/${t.repoKey}`
+  // The go command sends credentials to a proxy over HTTPS only (from ~/.netrc; never in a plain-HTTP URL).
+  const insecure = new URL(t.baseUrl).protocol === 'http:'
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'go-netrc',
+      title: 'Give Go your credentials: it reads ~/.netrc (or the file NETRC names)',
+      language: 'shell',
+      text: `touch ~/.netrc && chmod 600 ~/.netrc\nprintf 'machine %s login %s password %s\\n' ${quote(new URL(t.baseUrl).hostname)} ${quote(t.user)} ${quote(secret(t))} >> ~/.netrc\n`,
+    },
+    {
+      id: 'go-env',
+      title: 'Point Go at the repository',
+      language: 'shell',
+      text: [
+        ...(insecure
+          ? [
+              '# Trove is reached over plain HTTP: Go sends credentials over HTTPS only, so put Trove behind TLS or let anonymous users read this repository.',
+            ]
+          : []),
+        `export GOPROXY=${proxy}`,
+        '# Your own modules are not in the public checksum database: let Go skip it for them.',
+        '# (GOPRIVATE would also send them around Trove to their VCS, unless GONOPROXY=none.)',
+        'export GONOSUMDB=<PACKAGE>',
+        '# Let go add what it resolves to go.mod and go.sum.',
+        'export GOFLAGS=-mod=mod',
+        '',
+      ].join('\n'),
+    },
+    { id: 'go-get', title: 'Add a module to your project', language: 'shell', text: 'go get <PACKAGE>\n' },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'go-publish',
+      title: 'Publish a module zip (every file under <module>@<version>/; upper-case letters in the URL as !x)',
+      language: 'shell',
+      text: `curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <FILE> "${proxy}/<PACKAGE>/@v/<VERSION>.zip"\n`,
+    })
+  return snippets
+}
+
+const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic, go }
 
 /** The snippets for a repository, in the order a user follows them. */
 export function setMeUpSnippets(target: SetMeUpTarget): SetMeUpSnippet[] {

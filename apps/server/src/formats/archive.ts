@@ -14,6 +14,8 @@ export interface TarReadOptions {
   maxExpandedBytes: number
   /** The most one wanted entry may hold (it is kept in memory). */
   maxEntryBytes?: number
+  /** Sees every entry's name (folders and links too) after the safety checks; throws to refuse the archive (zip only). */
+  entry?: (name: string) => void
 }
 
 const refuse = (message: string) => new HttpError(400, `Refused archive: ${message}`)
@@ -149,6 +151,7 @@ export async function readZip(data: Buffer | string, options: TarReadOptions): P
         void (async () => {
           const name = (entry.fileName as unknown as Buffer).toString('utf8')
           checkEntryName(name)
+          options.entry?.(name)
           expanded += entry.uncompressedSize
           if (expanded > options.maxExpandedBytes) throw refuse(`it expands beyond ${options.maxExpandedBytes} bytes`)
           const mode = (entry.externalFileAttributes >>> 16) & 0o170000

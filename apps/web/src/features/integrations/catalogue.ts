@@ -34,6 +34,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   docker: 'https://docs.docker.com/reference/cli/docker/login/',
   maven: 'https://maven.apache.org/settings.html',
   generic: 'https://curl.se/docs/manpage.html',
+  go: 'https://go.dev/ref/mod#private-module-proxy-auth',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */
