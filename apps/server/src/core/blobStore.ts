@@ -5,7 +5,7 @@ import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import { crashPoint } from './crashPoints.js'
-import { HttpError } from './errors.js'
+import { HttpError, storageFullAsHttp } from './errors.js'
 import { LaterChecksums, type LaterSums } from './laterChecksums.js'
 import type { Database } from './schema.js'
 import { INLINE_HASH_BYTES, type LaterChecksum, StreamHasher } from './streamHasher.js'
@@ -261,8 +261,9 @@ export class BlobStore {
       info = { ...digests, size }
     } catch (error) {
       hasher.dispose()
+      // On a full disk this frees what the upload took; the caller answers 507.
       await fs.promises.rm(tmpFile, { force: true })
-      throw error
+      throw storageFullAsHttp(error)
     }
     await this.keep(tmpFile, info, expected)
     return info
@@ -301,7 +302,7 @@ export class BlobStore {
       await syncFile(tmpFile)
     } catch (error) {
       await fs.promises.rm(tmpFile, { force: true })
-      throw error
+      throw storageFullAsHttp(error)
     }
     await this.keep(tmpFile, info, expected)
     return info
@@ -332,7 +333,7 @@ export class BlobStore {
       crashPoint('blob.stored')
     } catch (error) {
       await fs.promises.rm(tmpFile, { force: true })
-      throw error
+      throw storageFullAsHttp(error)
     }
     if (!info.sha1 || !info.md5) await this.completeLater(info)
   }

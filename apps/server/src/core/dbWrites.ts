@@ -163,7 +163,13 @@ class WatchingDriver implements Driver {
     const c = connection as WatchedConnection
     c.inTransaction = false
     c.pending = new Set()
-    await this.inner.rollbackTransaction(c.inner)
+    try {
+      await this.inner.rollbackTransaction(c.inner)
+    } catch (error) {
+      // SQLite ends a transaction itself on some errors (SQLITE_FULL: the disk is full): its
+      // ROLLBACK then fails, and must not hide the error that caused it.
+      if (!/no transaction is active/.test((error as Error).message)) throw error
+    }
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -19,6 +19,33 @@ export const forbidden = (message = 'You are not allowed to do this') => new Htt
 export const notFound = (message: string) => new HttpError(404, message)
 export const conflict = (message: string) => new HttpError(409, message)
 
+/** The code a 507 carries: the server's own storage is full, not anything the client did. */
+export const INSUFFICIENT_STORAGE = 'INSUFFICIENT_STORAGE'
+
+/**
+ * Whether an error means the storage under the data dir is full: the file system's (ENOSPC, or a
+ * quota's EDQUOT), SQLite's (SQLITE_FULL: its file could not grow) or PostgreSQL's (53100 disk_full).
+ */
+export function isStorageFull(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  if (error instanceof HttpError) return error.code === INSUFFICIENT_STORAGE
+  const code = (error as { code?: unknown }).code
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100'
+}
+
+/**
+ * The answer to a write the full disk refused: 507, saying whose disk it is, so that nobody takes it
+ * for a problem with the upload. Any other error is returned as it is.
+ */
+export function storageFullAsHttp<E>(error: E): E | HttpError {
+  if (error instanceof HttpError || !isStorageFull(error)) return error
+  return new HttpError(
+    507,
+    "Insufficient storage: the server's disk is full, so nothing was stored; try again once an administrator has freed space",
+    INSUFFICIENT_STORAGE,
+  )
+}
+
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
   return reply
     .code(status)
@@ -50,9 +77,13 @@ export const reasonPhrase = (message: string) => message.replace(/[^\x20-\x7e]/g
  * details. A blocked download also says why in its status line, where Maven and Gradle show it.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((raw: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const error = storageFullAsHttp(raw)
+    if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
     if (error instanceof HttpError) {
-      if (error.code === DOWNLOAD_BLOCKED) reply.raw.statusMessage = reasonPhrase(error.message)
+      // Clients that show only the status line (Maven, Gradle) show why.
+      if (error.code === DOWNLOAD_BLOCKED || error.code === INSUFFICIENT_STORAGE)
+        reply.raw.statusMessage = reasonPhrase(error.message)
       return sendError(reply, error.status, error.message, error.code)
     }
     if (error.validation) return sendError(reply, 400, `Invalid request: ${validationMessage(error)}`)

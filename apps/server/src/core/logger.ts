@@ -24,6 +24,9 @@ export function logDir(dataDir: string): string {
   return path.join(dataDir, 'logs')
 }
 
+/** Lines a log file that cannot be written (a full disk) keeps in memory for when it can; later ones are dropped. */
+export const LOG_BACKLOG_BYTES = 8 * 1024 * 1024
+
 /**
  * A file stream that rotates by size the way logrotate does: the current file keeps its name
  * (`trove.log`), older ones shift to `trove.1.log`, `trove.2.log`, … and the oldest beyond
@@ -33,6 +36,10 @@ export class RotatingFile {
   private readonly boom: ReturnType<typeof pino.destination>
   private size: number
   private closed = false
+  /** Set while the file refuses writes (the disk is full); lines wait in the backlog meanwhile. */
+  private failing: NodeJS.ErrnoException | undefined
+  private refusals = 0
+  private dropped = 0
 
   constructor(
     readonly file: string,
@@ -43,16 +50,45 @@ export class RotatingFile {
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0
     // Synchronous writes: every line is in the file when the call returns, so a crash loses
     // nothing and a reader tailing the file sees it at once; open and rotation are immediate too.
-    this.boom = pino.destination({ dest: file, append: true, mkdir: true, sync: true })
+    this.boom = pino.destination({ dest: file, append: true, mkdir: true, sync: true, maxLength: LOG_BACKLOG_BYTES })
+    // Without a listener a refused write (ENOSPC) is thrown from whatever logged, and ends the
+    // process. With one, the line waits: the next write tries the backlog again first.
+    this.boom.on('error', (err: NodeJS.ErrnoException) => {
+      this.refusals++
+      if (this.failing) return
+      this.failing = err
+      process.stderr.write(`trove: cannot write ${this.file} (${err.code ?? err.message}); keeping lines until it can\n`)
+    })
+    this.boom.on('drop', () => {
+      this.dropped++
+    })
   }
 
   write(chunk: string): boolean {
     // A line logged while the server shuts down (a client's stream ending late) has nowhere to go.
     if (this.closed) return true
+    const refusals = this.refusals
     const ok = this.boom.write(chunk)
     this.size += Buffer.byteLength(chunk)
-    if (this.size >= this.maxSize) this.rotate()
+    // A synchronous write that was not refused wrote the whole backlog too.
+    if (this.failing && this.refusals === refusals) this.recovered()
+    if (this.size >= this.maxSize && !this.failing) {
+      try {
+        this.rotate()
+      } catch {
+        // Tried again at the next line.
+      }
+    }
     return ok
+  }
+
+  private recovered(): void {
+    const { dropped } = this
+    this.failing = undefined
+    this.dropped = 0
+    const line = { level: 40, time: new Date().toISOString(), msg: 'the log file can be written again', droppedLines: dropped }
+    this.boom.write(`${JSON.stringify(line)}\n`)
+    this.size += 100
   }
 
   private rotate(): void {
@@ -68,6 +104,8 @@ export class RotatingFile {
   }
 
   flushSync(): void {
+    // sonic-boom's flushSync retries a refused write forever.
+    if (this.failing) return
     this.boom.flushSync()
   }
 
@@ -75,6 +113,12 @@ export class RotatingFile {
     this.closed = true
     return new Promise((resolve) => {
       this.boom.once('close', () => resolve())
+      // A backlog the disk still refuses is given up, not waited for.
+      if (this.failing) {
+        this.boom.destroy()
+        return
+      }
+      this.boom.once('error', () => this.boom.destroy())
       this.boom.end()
     })
   }

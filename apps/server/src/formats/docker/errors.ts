@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import { HttpError } from '../../core/errors.js'
+import { HttpError, INSUFFICIENT_STORAGE, reasonPhrase } from '../../core/errors.js'
 
 /** Error codes of the OCI distribution spec (and Docker's for denied / unsupported). */
 export type OciCode =
@@ -17,6 +17,7 @@ export type OciCode =
   | 'DENIED'
   | 'UNSUPPORTED'
   | 'TOOMANYREQUESTS'
+  | 'UNKNOWN'
 
 /** A refusal in the distribution spec's terms: `{"errors":[{"code","message","detail"}]}` with its status. */
 export class OciError extends HttpError {
@@ -40,6 +41,8 @@ const CODE_OF_STATUS: Record<number, OciCode> = {
   413: 'SIZE_INVALID',
   416: 'BLOB_UPLOAD_INVALID',
   429: 'TOOMANYREQUESTS',
+  // Docker's own code for a server-side failure (the spec has none for a full disk).
+  507: 'UNKNOWN',
 }
 
 /** Renders any error in the registry's format (Trove's own HttpErrors get the nearest code). */
@@ -62,6 +65,9 @@ export function sendOciError(reply: FastifyReply, error: unknown): FastifyReply 
     code = CODE_OF_STATUS[status] ?? 'UNSUPPORTED'
     message = String((error as { message?: unknown }).message ?? message)
   }
+  // Clients that show only the status line of a failed upload start (skopeo, docker) show why.
+  if (code === 'UNKNOWN' && error instanceof HttpError && error.code === INSUFFICIENT_STORAGE)
+    reply.raw.statusMessage = reasonPhrase(message)
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

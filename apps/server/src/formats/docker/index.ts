@@ -4,6 +4,7 @@ import { Readable, Transform } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
 import type { BlobInfo } from '../../core/blobStore.js'
+import { storageFullAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
 import { loadClusterIdentity } from '../../modules/operations/cluster.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
@@ -51,7 +52,9 @@ const dockerRoutes =
     if (recovered > 0) app.log.info({ uploads: recovered }, 'removed uploads that dead requests left')
     app.addHook('onClose', async () => uploads.close())
 
-    app.setErrorHandler((error, request, reply) => {
+    app.setErrorHandler((raw, request, reply) => {
+      const error = storageFullAsHttp(raw)
+      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
       if ((error as { status?: number }).status === 401 || (error as { statusCode?: number }).statusCode === 401) {
         if (!reply.hasHeader('www-authenticate')) reply.header('www-authenticate', challengeOf(request))
       }

@@ -4,6 +4,7 @@ import os from 'node:os'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { BlobFileWriter, type BlobStore, hashingStream } from '../../core/blobStore.js'
+import { isStorageFull, storageFullAsHttp } from '../../core/errors.js'
 import { type Digests, StreamHasher } from '../../core/streamHasher.js'
 import { OciError } from './errors.js'
 
@@ -115,8 +116,15 @@ export class Uploads {
     const id = crypto.randomUUID()
     const file = this.dataFile(id)
     // The record first: start-up recovery takes data without a record for a finished upload's.
-    await fs.promises.writeFile(this.recordFile(id), JSON.stringify({ repoKey, image } satisfies UploadRecord))
-    await fs.promises.writeFile(file, '', { flag: 'wx' })
+    try {
+      await fs.promises.writeFile(this.recordFile(id), JSON.stringify({ repoKey, image } satisfies UploadRecord))
+      await fs.promises.writeFile(file, '', { flag: 'wx' })
+    } catch (error) {
+      // A full disk leaves an empty record behind: nothing of a start that failed stays.
+      await fs.promises.rm(this.recordFile(id), { force: true })
+      await fs.promises.rm(file, { force: true })
+      throw storageFullAsHttp(error)
+    }
     this.sessions.set(id, { repoKey, image, file, size: 0, hasher: new StreamHasher(), busy: false, touched: Date.now() })
     return id
   }
@@ -296,6 +304,11 @@ export class Uploads {
       const now = new Date()
       await fs.promises.utimes(this.recordFile(id), now, now).catch(() => {})
     } catch (error) {
+      if (isStorageFull(error)) {
+        // The disk is full: the client must start over anyway, and what the upload holds is freed now.
+        await this.remove(id)
+        throw storageFullAsHttp(error)
+      }
       // A chunk that broke off leaves the upload unusable, for every process: what is on disk and
       // what the hashes saw may differ.
       const broken: UploadRecord = { repoKey: session.repoKey, image: session.image, broken: true }

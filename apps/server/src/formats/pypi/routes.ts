@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import Busboy from 'busboy'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobInfo } from '../../core/blobStore.js'
-import { HttpError, reasonPhrase } from '../../core/errors.js'
+import { HttpError, reasonPhrase, storageFullAsHttp } from '../../core/errors.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
@@ -71,7 +71,12 @@ function readUploadForm(fctx: FormatContext, request: FastifyRequest): Promise<U
       if (sha256) expected.sha256 = sha256
       if (md5) expected.md5 = md5
       stored = fctx.blobs.put(stream as Readable, expected).catch((error) => {
-        stream.resume()
+        // The failed write destroyed the file stream, and busboy would wait on it for ever (a full
+        // disk hung twine): answer now, and let the rest of the body drain.
+        const body = request.body as Readable
+        body.unpipe(bb)
+        body.resume()
+        fail(error)
         throw error
       })
       stored.catch(() => {})
@@ -95,7 +100,9 @@ export const pypiRoutes =
     const pypi = new PypiRepository(fctx)
 
     // twine shows the reason phrase of a failed upload: it carries the message, as PyPI's does.
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler((raw: FastifyError, request, reply) => {
+      const error = storageFullAsHttp(raw)
+      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
       const status = error instanceof HttpError ? error.status : error.validation ? 400 : (error.statusCode ?? 500)
       if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'pypi request failed')
       const message = status >= 500 && !(error instanceof HttpError) ? 'Internal server error' : error.message

@@ -114,7 +114,8 @@ export class CallerCache {
     }
     if (!entry.lastUsedAt || now - entry.lastUsedAt > TOUCH_EVERY_MS) {
       entry.lastUsedAt = now
-      await touchToken(this.db, entry.principal.tokenId as string, now)
+      // Bookkeeping only: a write the database refuses (its disk full) must not refuse the caller.
+      await touchToken(this.db, entry.principal.tokenId as string, now).catch(() => {})
     }
     return { ...entry.principal }
   }
