@@ -1,7 +1,7 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'go'] as const
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go'] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -12,6 +12,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   maven: 'Maven',
   generic: 'Generic',
   go: 'Go',
+  helm: 'Helm',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -22,6 +23,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   maven: 'Maven',
   generic: 'Generic',
   go: 'Go',
+  helm: 'Helm',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -76,4 +78,6 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'go-remote', rclass: 'remote' },
     { key: 'go-virtual', rclass: 'virtual' },
   ],
+  // Helm has no one public chart repository to proxy by default.
+  helm: [{ key: 'helm-local', rclass: 'local' }],
 }

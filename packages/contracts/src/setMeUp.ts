@@ -167,6 +167,27 @@ function generic(t: SetMeUpTarget): SetMeUpSnippet[] {
   ]
 }
 
+function helm(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/api/helm/${t.repoKey}`
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'helm-repo',
+      title: 'Add the repository and install a chart',
+      language: 'shell',
+      text: `echo ${quote(secret(t))} | helm repo add ${t.repoKey} ${url} --username ${quote(t.user)} --password-stdin\nhelm repo update\nhelm install <RELEASE> ${t.repoKey}/<CHART>\n`,
+    },
+  ]
+  if (canDeploy(t)) {
+    snippets.push({
+      id: 'helm-upload',
+      title: 'Upload a chart',
+      language: 'shell',
+      text: `helm package <CHART_DIR>\ncurl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <CHART>-<VERSION>.tgz "${url}/<CHART>-<VERSION>.tgz"\n`,
+    })
+  }
+  return snippets
+}
+
 function go(t: SetMeUpTarget): SetMeUpSnippet[] {
   const proxy = `${t.baseUrl}/api/go/${t.repoKey}`
   // The go command sends credentials to a proxy over HTTPS only (from ~/.netrc; never in a plain-HTTP URL).
@@ -209,7 +230,7 @@ function go(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
-const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic, go }
+const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic, helm, go }
 
 /** The snippets for a repository, in the order a user follows them. */
 export function setMeUpSnippets(target: SetMeUpTarget): SetMeUpSnippet[] {

@@ -197,4 +197,21 @@ ${snippets('distribution-management').text}</project>
     await shell(fill(download, { FILE: 'copy.txt', PATH: 'docs/notes.txt' }), dir)
     expect(fs.readFileSync(path.join(dir, 'copy.txt'), 'utf8')).toBe('release notes\n')
   })
+
+  it('helm: curl uploads a packaged chart with the line shown, and the index lists it', async () => {
+    await createRepo(t.fastify, admin, 'helm-local', { rclass: 'local', packageType: 'helm' })
+    const dir = path.join(work, 'helm')
+    // What `helm package demo` writes (no Helm client is packaged here): the chart's folder, gzipped.
+    writeFiles(dir, { 'demo/Chart.yaml': 'apiVersion: v2\nname: demo\nversion: 1.0.0\n', 'demo/values.yaml': '' })
+    expect((await run('tar', ['-czf', 'demo-1.0.0.tgz', 'demo'], { cwd: dir })).code).toBe(0)
+    const snippets = await snippetsFor('helm-local')
+    const upload = snippets('helm-upload')
+      .text.split('\n')
+      .find((line) => line.startsWith('curl')) as string
+    await shell(fill(upload, { CHART: 'demo', VERSION: '1.0.0' }), dir)
+    const index = await fetch(`${base}/api/helm/helm-local/index.yaml`, { headers: { authorization: `Bearer ${token}` } })
+    expect(await index.text()).toContain('- demo-1.0.0.tgz')
+    // The repository line names the same URL the index is served at.
+    expect(snippets('helm-repo').text).toContain(`helm repo add helm-local ${base}/api/helm/helm-local --username `)
+  })
 })

@@ -35,6 +35,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   maven: 'https://maven.apache.org/settings.html',
   generic: 'https://curl.se/docs/manpage.html',
   go: 'https://go.dev/ref/mod#private-module-proxy-auth',
+  helm: 'https://helm.sh/docs/helm/helm_repo_add/',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */
