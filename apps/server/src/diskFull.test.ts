@@ -122,12 +122,17 @@ describe.skipIf(refused !== undefined)('a full disk', () => {
   }, 120_000)
 
   afterAll(async () => {
-    await h?.proxy.close()
-    await server?.stop()
-    await dropDatabase()
-    if (mount) {
-      execFileSync('umount', [mount])
-      fs.rmSync(mount, { recursive: true, force: true })
+    try {
+      await h?.proxy.close()
+      if (server && !(await Promise.race([server.stop().then(() => true), new Promise((r) => setTimeout(r, 20_000, false))])))
+        server.kill()
+      await dropDatabase()
+    } finally {
+      // Unmounted whatever went wrong above (lazily, should a process still hold it).
+      if (mount) {
+        execFileSync('umount', ['-l', mount])
+        fs.rmSync(mount, { recursive: true, force: true })
+      }
     }
     if (h) fs.rmSync(h.work, { recursive: true, force: true })
   }, 60_000)
