@@ -5,6 +5,7 @@ import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
 import { benchClusterKill } from './clusterKill.mjs'
 import { benchFoundation } from './foundation.mjs'
+import { benchGo } from './go.mjs'
 import { benchImageScan } from './imageScan.mjs'
 import { benchOci } from './oci.mjs'
 import { benchOperations } from './operations.mjs'
@@ -24,6 +25,7 @@ const suites = {
   access: benchAccess,
   repositories: benchRepositories,
   pypi: benchPypi,
+  go: benchGo,
   shell: benchShell,
   oci: benchOci,
   packages: benchPackages,

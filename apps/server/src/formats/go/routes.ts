@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError } from '../../core/errors.js'
+import { HttpError, storageFullAsHttp } from '../../core/errors.js'
+import { AnswerCache } from '../../modules/packages/cache.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { declaredChecksums, deployTarget } from '../files.js'
 import { authorize, rawBodies, readBody, repositoryOf } from '../http.js'
@@ -50,10 +51,15 @@ export const goRoutes =
   async (app) => {
     rawBodies(app)
     const go = new GoRepository(fctx)
+    // `@v/list` and `@latest` are what go asks most: answers are kept 2 s per node, and dropped at
+    // once when this node records or deletes a version (packages/cache.ts).
+    const answers = new AnswerCache(2000, 5000)
 
     // The go command prints a failed answer's text/plain body ("server response: …"): reads get
     // the message as plain text; uploads and deletions (curl, scripts) the JSON error shape.
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler((raw: FastifyError, request, reply) => {
+      const error = storageFullAsHttp(raw)
+      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
       const status = error instanceof HttpError ? error.status : error.validation ? 400 : (error.statusCode ?? 500)
       if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'go request failed')
       const message = status >= 500 && !(error instanceof HttpError) ? 'Internal server error' : error.message
@@ -72,12 +78,15 @@ export const goRoutes =
       // A 404 (not a 400): the go command then tries the next proxy or a shorter path.
       if (problem) throw new HttpError(404, `not found: malformed module path ${JSON.stringify(req.module)}: ${problem}`)
       if (req.kind === 'list') {
-        const versions = (await go.versions(repo, req.module)).filter((v) => parseGoVersion(v)).sort(compareGoVersions)
-        if (versions.length === 0) throw notFound(req.module, repo)
-        return reply.type('text/plain; charset=utf-8').send(`${versions.join('\n')}\n`)
+        const list = await answers.get(`list\0${repo.key}\0${req.module}`, async () => {
+          const versions = (await go.versions(repo, req.module)).filter((v) => parseGoVersion(v)).sort(compareGoVersions)
+          return versions.length === 0 ? null : `${versions.join('\n')}\n`
+        })
+        if (list === null) throw notFound(req.module, repo)
+        return reply.type('text/plain; charset=utf-8').send(list)
       }
       if (req.kind === 'latest') {
-        const info = await go.latest(repo, req.module)
+        const info = await answers.get(`latest\0${repo.key}\0${req.module}`, () => go.latest(repo, req.module))
         if (!info) throw notFound(`${req.module}@latest`, repo)
         return reply.type('application/json').send(info)
       }
