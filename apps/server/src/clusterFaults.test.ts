@@ -302,8 +302,10 @@ describe.skipIf(!PG || !PG_BIN)('PostgreSQL restarted under load', () => {
         recoveredMs: firstOkAfter ? firstOkAfter.endMs - upAt : undefined,
       },
     })
-    // While it is down, each request gets an answer (an error in Trove's shape), not a dropped connection.
+    // While it is down, each request gets an answer, not a dropped connection: 503, which tells the
+    // client (and a load balancer) to try again, never a 500.
     expect(failed.filter((r) => !r.answered).map((r) => r.failure)).toEqual([])
+    expect([...new Set(failed.map((r) => r.status))]).toEqual(failed.length > 0 ? [503] : [])
     // Once it is back, the pool connects anew: nothing begun a second after fails.
     expect(failed.filter((r) => r.startMs > upAt + 1000).map((r) => r.failure)).toEqual([])
     expect(results.filter((r) => r.startMs > upAt + 1000).length).toBeGreaterThan(0)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import { WriteWatch, watchWrites } from './dbWrites.js'
+import { DatabaseUnavailable } from './errors.js'
 import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -63,8 +64,16 @@ export async function openDb(
     pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
     const writes = new WriteWatch(BOOKKEEPING)
+    // A connection that cannot be made says so: the request answers 503, not 500 (core/errors.ts).
+    const connecting = {
+      connect: () =>
+        pool.connect().catch((error: unknown) => {
+          throw new DatabaseUnavailable(error)
+        }),
+      end: () => pool.end(),
+    }
     return {
-      kysely: new Kysely<Database>({ dialect: watchWrites(new PostgresDialect({ pool }), writes) }),
+      kysely: new Kysely<Database>({ dialect: watchWrites(new PostgresDialect({ pool: connecting }), writes) }),
       writes,
       dialect: 'postgres',
       location: `${url.hostname}:${url.port || 5432}${url.pathname}`,

@@ -46,6 +46,49 @@ export function storageFullAsHttp<E>(error: E): E | HttpError {
   )
 }
 
+/** The code a 503 carries when the database cannot be reached: nothing about the request was wrong. */
+export const DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE'
+/** How long a client is asked to wait before it tries again while the database is away (seconds). */
+export const DATABASE_RETRY_AFTER_S = 5
+
+/** A connection to the database could not be made (it is down, restarting, or out of connections). */
+export class DatabaseUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super(`The database is unavailable: ${reason instanceof Error ? reason.message : String(reason)}`)
+  }
+}
+
+/**
+ * Whether an error means the database went away under a request: no connection could be made, the
+ * server is shutting down or starting (PostgreSQL's 57P01–57P03), a connection failed (class 08),
+ * or the connection ended mid-query.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  if (error instanceof DatabaseUnavailable) return true
+  if (error instanceof HttpError) return error.code === DATABASE_UNAVAILABLE
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) return true
+  const message = (error as { message?: unknown }).message
+  return typeof message === 'string' && /^Connection terminated/.test(message)
+}
+
+/**
+ * The answer to a request the server itself could not serve: 507 when its disk is full, 503 (with
+ * Retry-After) when its database is away; any other error is returned as it is.
+ */
+export function serverFaultAsHttp<E>(error: E, reply?: FastifyReply): E | HttpError {
+  if (error instanceof HttpError) {
+    if (error.code === DATABASE_UNAVAILABLE) reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
+    return error
+  }
+  if (isDatabaseUnavailable(error)) {
+    reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
+    return new HttpError(503, 'The database is unavailable; try again in a few seconds', DATABASE_UNAVAILABLE)
+  }
+  return storageFullAsHttp(error)
+}
+
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
   return reply
     .code(status)
@@ -78,8 +121,8 @@ export const reasonPhrase = (message: string) => message.replace(/[^\x20-\x7e]/g
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((raw: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const error = storageFullAsHttp(raw)
-    if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
+    const error = serverFaultAsHttp(raw, reply)
+    if (error !== raw) request.log.error({ err: raw }, error.message)
     if (error instanceof HttpError) {
       // Clients that show only the status line (Maven, Gradle) show why.
       if (error.code === DOWNLOAD_BLOCKED || error.code === INSUFFICIENT_STORAGE)

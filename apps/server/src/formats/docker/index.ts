@@ -4,7 +4,7 @@ import { Readable, Transform } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
 import type { BlobInfo } from '../../core/blobStore.js'
-import { storageFullAsHttp } from '../../core/errors.js'
+import { type HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
 import { loadClusterIdentity } from '../../modules/operations/cluster.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
@@ -53,8 +53,8 @@ const dockerRoutes =
     app.addHook('onClose', async () => uploads.close())
 
     app.setErrorHandler((raw, request, reply) => {
-      const error = storageFullAsHttp(raw)
-      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
+      const error = serverFaultAsHttp(raw, reply)
+      if (error !== raw) request.log.error({ err: raw }, (error as HttpError).message)
       if ((error as { status?: number }).status === 401 || (error as { statusCode?: number }).statusCode === 401) {
         if (!reply.hasHeader('www-authenticate')) reply.header('www-authenticate', challengeOf(request))
       }

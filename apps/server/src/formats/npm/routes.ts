@@ -1,7 +1,7 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError, storageFullAsHttp } from '../../core/errors.js'
+import { HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import { verifyCredentials } from '../../modules/auth/service.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { createAccessToken } from '../../modules/tokens/service.js'
@@ -52,8 +52,8 @@ export const npmRoutes =
 
     // npm reads `error` from failures; Trove's usual `errors` array is kept beside it.
     app.setErrorHandler((raw: FastifyError, request, reply) => {
-      const error = storageFullAsHttp(raw)
-      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
+      const error = serverFaultAsHttp(raw, reply)
+      if (error !== raw) request.log.error({ err: raw }, error.message)
       const status = error instanceof HttpError ? error.status : error.validation ? 400 : (error.statusCode ?? 500)
       if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'npm request failed')
       const message = status >= 500 && !(error instanceof HttpError) ? 'Internal server error' : error.message

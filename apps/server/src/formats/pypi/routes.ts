@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import Busboy from 'busboy'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobInfo } from '../../core/blobStore.js'
-import { HttpError, reasonPhrase, storageFullAsHttp } from '../../core/errors.js'
+import { HttpError, reasonPhrase, serverFaultAsHttp } from '../../core/errors.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
@@ -101,8 +101,8 @@ export const pypiRoutes =
 
     // twine shows the reason phrase of a failed upload: it carries the message, as PyPI's does.
     app.setErrorHandler((raw: FastifyError, request, reply) => {
-      const error = storageFullAsHttp(raw)
-      if (error !== raw) request.log.error({ err: raw }, 'a write failed: the disk is full')
+      const error = serverFaultAsHttp(raw, reply)
+      if (error !== raw) request.log.error({ err: raw }, error.message)
       const status = error instanceof HttpError ? error.status : error.validation ? 400 : (error.statusCode ?? 500)
       if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, 'pypi request failed')
       const message = status >= 500 && !(error instanceof HttpError) ? 'Internal server error' : error.message
