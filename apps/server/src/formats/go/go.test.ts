@@ -546,17 +546,22 @@ describe('go repositories', () => {
       })
       expect(pkg.statusCode, pkg.body).toBe(200)
       expect(pkg.json().data.package).toMatchObject({ name: LIB, packageType: 'go', latestVersion: 'v0.1.0' })
-      await vi.waitFor(async () => {
-        const p = await t.fastify.inject({
-          method: 'POST',
-          url: '/ui/api/v1/mds/package',
-          headers: sessionHeaders(admin),
-          payload: { graphQL: { query: PACKAGE_QUERY, variables: { pkgid: `go://${LIB}` } } },
-        })
-        expect(p.json().data.package.stats.downloads).toBe(1)
-      }, 3000)
+      // Counts reach the database within a second; the browser's answers are cached a few seconds more.
+      await vi.waitFor(
+        async () => {
+          const p = await t.fastify.inject({
+            method: 'POST',
+            url: '/ui/api/v1/mds/package',
+            headers: sessionHeaders(admin),
+            payload: { graphQL: { query: PACKAGE_QUERY, variables: { pkgid: `go://${LIB}` } } },
+          })
+          expect(p.json().data.package.stats.downloads).toBe(1)
+        },
+        { timeout: 15_000, interval: 250 },
+      )
       const deps = await t.fastify.inject({
-        url: `/ui/api/v1/ui/v1/native/versions/npm/dependencies?path=${encodeURIComponent(`go-local/${LIB}/@v/v0.1.0.zip`)}`,
+        // By version id, as the console's Dependencies section asks.
+        url: `/ui/api/v1/ui/v1/native/versions/npm/dependencies?id=${encodeURIComponent(`go://${LIB}:v0.1.0`)}`,
         headers: sessionHeaders(admin),
       })
       expect(deps.json().dependencies).toEqual([{ name: 'example.com/Acme/greet', range: 'v1.0.0', scope: 'runtime' }])

@@ -129,7 +129,7 @@ function VersionView({
         </Tabs.List>
         <Tabs.Panel value="readme" pt="md">
           <ReadmeTab versionId={versionId} />
-          {type === 'npm' && <DependenciesSection versionId={versionId} />}
+          {(type === 'npm' || type === 'go') && <DependenciesSection versionId={versionId} />}
         </Tabs.Panel>
         <Tabs.Panel value="builds" pt="md">
           {lead ? <BuildsTab lead={lead} /> : <Text c="dimmed">{Messages.noBuilds}</Text>}
