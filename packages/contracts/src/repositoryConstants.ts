@@ -1,7 +1,7 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go'] as const
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo'] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -13,6 +13,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   generic: 'Generic',
   go: 'Go',
   helm: 'Helm',
+  cargo: 'Cargo',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -24,6 +25,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   generic: 'Generic',
   go: 'Go',
   helm: 'Helm',
+  cargo: 'Cargo',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -48,6 +50,8 @@ export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
   docker: 'https://registry-1.docker.io',
   maven: 'https://repo1.maven.org/maven2',
   go: 'https://proxy.golang.org',
+  // A cargo remote's URL is its upstream's sparse index (what follows `sparse+`).
+  cargo: 'https://index.crates.io',
 }
 
 /** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
@@ -80,4 +84,9 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
   ],
   // Helm has no one public chart repository to proxy by default.
   helm: [{ key: 'helm-local', rclass: 'local' }],
+  cargo: [
+    { key: 'cargo-local', rclass: 'local' },
+    { key: 'cargo-remote', rclass: 'remote' },
+    { key: 'cargo-virtual', rclass: 'virtual' },
+  ],
 }

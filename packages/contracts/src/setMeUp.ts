@@ -230,7 +230,59 @@ function go(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
-const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = { npm, pypi, docker, maven, generic, helm, go }
+function cargo(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const registry = `${t.baseUrl}/api/cargo/${t.repoKey}`
+  const env = `CARGO_REGISTRIES_${t.repoKey.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_TOKEN`
+  const config = [`[registries.${t.repoKey}]`, `index = "sparse+${registry}/index/"`, 'credential-provider = "cargo:token"']
+  if (t.rclass !== 'local') {
+    config.push(
+      '',
+      '# Resolve crates.io dependencies through this repository too.',
+      '[source.crates-io]',
+      `replace-with = "${t.repoKey}"`,
+    )
+  }
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'cargo-config',
+      title: 'Add the registry',
+      file: '~/.cargo/config.toml',
+      language: 'ini',
+      text: `${config.join('\n')}\n`,
+    },
+    {
+      id: 'cargo-login',
+      title: 'Give Cargo your token (or set it in the environment)',
+      language: 'shell',
+      text: `echo ${quote(secret(t))} | cargo login --registry ${t.repoKey}\n# or: export ${env}=${quote(secret(t))}\n`,
+    },
+    {
+      id: 'cargo-add',
+      title: 'Add a crate to your project',
+      language: 'shell',
+      text: `cargo add <PACKAGE> --registry ${t.repoKey}\n`,
+    },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'cargo-publish',
+      title: 'Publish the crate in this folder',
+      language: 'shell',
+      text: `cargo publish --registry ${t.repoKey}\n`,
+    })
+  return snippets
+}
+
+const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = {
+  npm,
+  pypi,
+  docker,
+  maven,
+  generic,
+  helm,
+  go,
+  cargo,
+}
 
 /** The snippets for a repository, in the order a user follows them. */
 export function setMeUpSnippets(target: SetMeUpTarget): SetMeUpSnippet[] {

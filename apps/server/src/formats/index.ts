@@ -1,3 +1,4 @@
+import { cargoFormat } from './cargo/index.js'
 import { dockerFormat } from './docker/index.js'
 import { genericFormat } from './generic/index.js'
 import { goFormat } from './go/index.js'
@@ -8,4 +9,13 @@ import { pypiFormat } from './pypi/index.js'
 import type { Format } from './types.js'
 
 /** Every package format Trove serves. A new format is a folder beside this file and one line here. */
-export const formats: Format[] = [npmFormat, genericFormat, mavenFormat, pypiFormat, dockerFormat, helmFormat, goFormat]
+export const formats: Format[] = [
+  npmFormat,
+  genericFormat,
+  mavenFormat,
+  pypiFormat,
+  dockerFormat,
+  helmFormat,
+  goFormat,
+  cargoFormat,
+]

@@ -36,6 +36,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   generic: 'https://curl.se/docs/manpage.html',
   go: 'https://go.dev/ref/mod#private-module-proxy-auth',
   helm: 'https://helm.sh/docs/helm/helm_repo_add/',
+  cargo: 'https://doc.rust-lang.org/cargo/reference/registries.html',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */
