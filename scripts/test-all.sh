@@ -22,7 +22,7 @@ if [[ $install -eq 1 ]]; then
   command -v skopeo >/dev/null || missing+=(skopeo) # the Docker/OCI client of the registry tests and bench
   command -v podman >/dev/null || missing+=(podman) # the registry's second OCI client
   command -v go >/dev/null || missing+=(golang-go) # Go modules: go get, go mod download, go build
-  [[ -x /usr/bin/cargo ]] || missing+=(cargo-web) # Cargo 1.9x (sparse registries); the tests run /usr/bin/cargo
+  dpkg -s cargo-web &>/dev/null || missing+=(cargo-web) # Cargo 1.9x (sparse registries); the tests run /usr/bin/cargo
   command -v openssl >/dev/null || missing+=(openssl) # the Go test's TLS front (go sends credentials over HTTPS only)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)
