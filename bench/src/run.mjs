@@ -3,6 +3,7 @@
 import { benchAbuse } from './abuse.mjs'
 import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
+import { benchCargo } from './cargo.mjs'
 import { benchClusterKill } from './clusterKill.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchGo } from './go.mjs'
@@ -26,6 +27,7 @@ const suites = {
   repositories: benchRepositories,
   pypi: benchPypi,
   go: benchGo,
+  cargo: benchCargo,
   shell: benchShell,
   oci: benchOci,
   packages: benchPackages,
