@@ -300,6 +300,34 @@ describe('go repositories', () => {
     expect((await get('/api/go/go-local/example.com/legacy/@v/list')).statusCode).toBe(404)
     expect(await db.selectFrom('files').select('path').where('path', 'like', 'example.com/legacy/%').execute()).toEqual([])
     expect((await t.fastify.inject({ url: '/api/go/go-local/example.com/!acme/!tool/@v/list' })).statusCode).toBe(401)
+
+    // The tree's copy records the version in the other repository; deleting its zip there removes it.
+    await createRepo(t.fastify, admin, 'go-copy', { rclass: 'local', packageType: 'go' })
+    const copied = await t.fastify.inject({
+      method: 'POST',
+      url: '/api/copy/go-local/example.com/!acme/!tool/@v?to=/go-copy/example.com/!acme/!tool/@v',
+      headers: auth(),
+    })
+    expect(copied.statusCode, copied.body).toBe(200)
+    expect((await get('/api/go/go-copy/example.com/!acme/!tool/@v/list')).body).toBe('v1.2.0\nv1.3.0-rc.1\n')
+    const inCopy = await db
+      .selectFrom('package_versions')
+      .select(['version', 'description'])
+      .where('repo_key', '=', 'go-copy')
+      .orderBy('version')
+      .execute()
+    expect(inCopy).toEqual([
+      { version: 'v1.2.0', description: 'Tools for the Acme company.' },
+      { version: 'v1.3.0-rc.1', description: '' },
+    ])
+    const treeDelete = await t.fastify.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/ui/artifacts/node?repoKey=go-copy&path=${encodeURIComponent('example.com/!acme/!tool/@v/v1.2.0.zip')}`,
+      headers: sessionHeaders(admin),
+    })
+    expect(treeDelete.statusCode, treeDelete.body).toBe(200)
+    expect((await get('/api/go/go-copy/example.com/!acme/!tool/@v/list')).body).toBe('v1.3.0-rc.1\n')
+    expect((await get('/api/go/go-copy/example.com/!acme/!tool/@v/v1.2.0.mod')).statusCode).toBe(404)
   })
 
   it('refuses zips with paths outside the module root, existing versions and invalid paths and versions, storing nothing', async () => {

@@ -1,6 +1,7 @@
 import { HttpError } from '../../core/errors.js'
 import { authorize, sendListingOr404 } from '../files.js'
 import type { Format, FormatContext, PathHandler } from '../types.js'
+import { GoRepository } from './repository.js'
 import { goRoutes } from './routes.js'
 
 /** `/artifactory/<repo>/<module>/@v/<file>`: the stored files by path (read only; publishing is the GOPROXY-path PUT). */
@@ -19,4 +20,12 @@ const goPaths =
     return fctx.artifacts.sendFile(request, reply, file, { count: path.endsWith('.zip') })
   }
 
-export const goFormat: Format = { type: 'go', routes: goRoutes, paths: goPaths }
+export const goFormat: Format = {
+  type: 'go',
+  routes: goRoutes,
+  paths: goPaths,
+  filesChanged: (fctx) => {
+    const go = new GoRepository(fctx)
+    return (repo, paths) => go.filesChanged(repo, paths)
+  },
+}

@@ -16,6 +16,7 @@ import {
   modulePathProblem,
   parseGoMod,
   parseGoVersion,
+  unescapeCase,
   versionProblem,
 } from './module.js'
 
@@ -288,6 +289,58 @@ export class GoRepository {
     return undefined
   }
 
+  /**
+   * Files of a repository changed outside the GOPROXY calls (the tree's delete, copy and move):
+   * each touched version is derived again from what is stored. Without its zip the version goes;
+   * with it, the version is recorded from the zip and the .mod and .info beside it (made anew
+   * when missing). A zip Go would refuse records nothing.
+   */
+  async filesChanged(repo: Repository, paths: string[]): Promise<void> {
+    const touched = new Map<string, { module: string; version: string }>()
+    for (const p of paths) {
+      const m = /^(.+)\/@v\/([^/]+)\.(?:zip|mod|info)$/.exec(p)
+      const module = m ? unescapeCase(m[1] ?? '') : null
+      const version = m ? unescapeCase(m[2] ?? '') : null
+      if (module && version && !modulePathProblem(module) && parseGoVersion(version))
+        touched.set(`${module}@${version}`, { module, version })
+    }
+    for (const { module, version } of touched.values()) {
+      const zip = await this.fctx.artifacts.findFile(repo.key, goFilePath(module, version, 'zip'))
+      if (!zip) {
+        await this.fctx.artifacts.deleteVersion(repo.key, 'go', module, version)
+        continue
+      }
+      let facts: ZipFacts
+      try {
+        checkModuleVersion(module, version)
+        facts = await this.readModuleZip(zip.sha256, module, version)
+      } catch {
+        continue
+      }
+      const mod = await this.fctx.artifacts.findFile(repo.key, goFilePath(module, version, 'mod'))
+      const info = await this.fctx.artifacts.findFile(repo.key, goFilePath(module, version, 'info'))
+      const blobOf = (f: FileRow): BlobInfo => ({ sha256: f.sha256, sha1: f.sha1, md5: f.md5, size: f.size })
+      await this.record(repo.key, module, version, facts, {
+        zip: blobOf(zip),
+        time: info ? await this.infoTime(info) : new Date(zip.created_at).toISOString(),
+        createdBy: zip.created_by,
+        ...(mod ? { mod: blobOf(mod) } : {}),
+        ...(info ? { info: blobOf(info) } : {}),
+      }).catch(() => {})
+    }
+  }
+
+  /** The Time of a stored .info; the time of now when it cannot be read. */
+  private async infoTime(info: FileRow): Promise<string> {
+    try {
+      const parsed = JSON.parse(await this.fctx.blobs.readText(info.sha256)) as { Time?: unknown }
+      if (typeof parsed.Time === 'string' && Number.isFinite(Date.parse(parsed.Time))) return parsed.Time
+    } catch {
+      // An unreadable .info keeps the time of now.
+    }
+    return new Date().toISOString()
+  }
+
   /** A remote's upstream root: its URL without a trailing slash. */
   private root(repo: Repository): string {
     return (repo.url ?? '').replace(/\/+$/, '')
@@ -308,15 +361,7 @@ export class GoRepository {
     }
     const mod = await resolveFile(this.fctx, repo, goFilePath(module, version, 'mod'))
     const info = await resolveFile(this.fctx, repo, goFilePath(module, version, 'info'))
-    let time = new Date().toISOString()
-    if (info) {
-      try {
-        const parsed = JSON.parse(await this.fctx.blobs.readText(info.sha256)) as { Time?: unknown }
-        if (typeof parsed.Time === 'string' && Number.isFinite(Date.parse(parsed.Time))) time = parsed.Time
-      } catch {
-        // An unreadable .info keeps the time of the fetch.
-      }
-    }
+    const time = info ? await this.infoTime(info) : new Date().toISOString()
     const blobOf = (f: FileRow): BlobInfo => ({ sha256: f.sha256, sha1: f.sha1, md5: f.md5, size: f.size })
     // The upstream's .mod is what Go hashes into go.sum: it is served as sent, not re-read from the zip.
     const goMod = mod ? await this.fctx.blobs.readText(mod.sha256) : facts.goMod
