@@ -23,6 +23,8 @@ if [[ $install -eq 1 ]]; then
   command -v podman >/dev/null || missing+=(podman) # the registry's second OCI client
   command -v go >/dev/null || missing+=(golang-go) # Go modules: go get, go mod download, go build
   dpkg -s cargo-web &>/dev/null || missing+=(cargo-web) # Cargo 1.9x (sparse registries); the tests run /usr/bin/cargo
+  [[ -x /usr/bin/gem ]] || missing+=(ruby) # RubyGems: gem push, gem install, gem list, gem yank
+  [[ -x /usr/bin/bundle ]] || missing+=(bundler) # RubyGems: bundle install through the compact index
   command -v openssl >/dev/null || missing+=(openssl) # the Go test's TLS front (go sends credentials over HTTPS only)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)

@@ -1,7 +1,7 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo'] as const
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo', 'gems'] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -14,6 +14,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   go: 'Go',
   helm: 'Helm',
   cargo: 'Cargo',
+  gems: 'Gems',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -26,6 +27,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   go: 'Go',
   helm: 'Helm',
   cargo: 'Cargo',
+  gems: 'RubyGems',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -88,5 +90,9 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'cargo-local', rclass: 'local' },
     { key: 'cargo-remote', rclass: 'remote' },
     { key: 'cargo-virtual', rclass: 'virtual' },
+  ],
+  gems: [
+    { key: 'gems-local', rclass: 'local' },
+    { key: 'gems-virtual', rclass: 'virtual' },
   ],
 }

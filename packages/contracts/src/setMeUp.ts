@@ -273,6 +273,35 @@ function cargo(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
+function gems(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/api/gems/${t.repoKey}`
+  const withCredentials = new URL(`${url}/`)
+  withCredentials.username = t.user
+  withCredentials.password = secret(t)
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'gem-install',
+      title: 'Install gems with gem',
+      language: 'shell',
+      text: `gem sources --add ${quote(withCredentials.href)}\ngem install <GEM>\n`,
+    },
+    {
+      id: 'bundler',
+      title: 'Or with Bundler: give it your credentials, then name the source in the Gemfile',
+      language: 'shell',
+      text: `bundle config set --global ${url}/ ${quote(`${t.user}:${secret(t)}`)}\necho 'source "${url}/"' >> Gemfile\nbundle install\n`,
+    },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'gem-push',
+      title: 'Push a gem (the API key comes from Trove)',
+      language: 'shell',
+      text: `mkdir -p ~/.gem && curl --fail -u ${quote(`${t.user}:${secret(t)}`)} ${url}/api/v1/api_key.yaml > ~/.gem/credentials && chmod 600 ~/.gem/credentials\ngem push <GEM>-<VERSION>.gem --host ${url}\n`,
+    })
+  return snippets
+}
+
 const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = {
   npm,
   pypi,
@@ -282,6 +311,7 @@ const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> =
   helm,
   go,
   cargo,
+  gems,
 }
 
 /** The snippets for a repository, in the order a user follows them. */

@@ -1,5 +1,6 @@
 import { cargoFormat } from './cargo/index.js'
 import { dockerFormat } from './docker/index.js'
+import { gemsFormat } from './gems/index.js'
 import { genericFormat } from './generic/index.js'
 import { goFormat } from './go/index.js'
 import { helmFormat } from './helm/index.js'
@@ -18,4 +19,5 @@ export const formats: Format[] = [
   helmFormat,
   goFormat,
   cargoFormat,
+  gemsFormat,
 ]

@@ -214,4 +214,20 @@ ${snippets('distribution-management').text}</project>
     // The repository line names the same URL the index is served at.
     expect(snippets('helm-repo').text).toContain(`helm repo add helm-local ${base}/api/helm/helm-local --username `)
   })
+
+  it('gems: pushes with the API key line and installs with the gem sources line', async () => {
+    await createRepo(t.fastify, admin, 'gems-local', { rclass: 'local', packageType: 'gems' })
+    const dir = path.join(work, 'gems')
+    writeFiles(dir, {
+      'setmeup.gemspec':
+        'Gem::Specification.new do |s|\n  s.name = "setmeup"\n  s.version = "1.0.0"\n  s.summary = "Set me up"\n  s.authors = ["Ada"]\n  s.files = ["lib/setmeup.rb"]\nend\n',
+      'lib/setmeup.rb': 'module Setmeup; end\n',
+    })
+    const gemEnv = { HOME: dir, GEM_HOME: path.join(dir, 'gem-home'), GEM_PATH: path.join(dir, 'gem-home') }
+    expect((await run('/usr/bin/gem', ['build', 'setmeup.gemspec'], { cwd: dir, env: gemEnv })).code).toBe(0)
+    const snippets = await snippetsFor('gems-local')
+    await shell(fill(snippets('gem-push').text, { GEM: 'setmeup', VERSION: '1.0.0' }), dir, gemEnv)
+    await shell(fill(snippets('gem-install').text, { GEM: 'setmeup' }), dir, gemEnv)
+    expect(fs.existsSync(path.join(dir, 'gem-home', 'gems', 'setmeup-1.0.0', 'lib', 'setmeup.rb'))).toBe(true)
+  })
 })

@@ -37,6 +37,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   go: 'https://go.dev/ref/mod#private-module-proxy-auth',
   helm: 'https://helm.sh/docs/helm/helm_repo_add/',
   cargo: 'https://doc.rust-lang.org/cargo/reference/registries.html',
+  gems: 'https://guides.rubygems.org/command-reference/#gem-sources',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */
