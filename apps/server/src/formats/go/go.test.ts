@@ -108,6 +108,9 @@ describe('go module paths and versions', () => {
     expect(describeReadme('# lib\n\n[![ci](x)](y)\n\nA library that\ngreets people.\n\nMore.\n')).toBe(
       'A library that greets people.',
     )
+    expect(describeReadme('Greets through `greet`, **fast**; see [the docs](https://example.com).')).toBe(
+      'Greets through greet, fast; see the docs.',
+    )
   })
 })
 
@@ -199,8 +202,11 @@ describe('go repositories', () => {
     })
     const published = await putZip(t, '/api/go/go-local/example.com/!acme/!tool/@v/v1.2.0.zip', zip)
     expect(published.statusCode, published.body).toBe(201)
-    // The other layout, a pre-release.
-    const pre = moduleZip('example.com/Acme/Tool', 'v1.3.0-rc.1', { 'go.mod': 'module example.com/Acme/Tool\n' })
+    // The other layout, a pre-release; folder entries as zip -r writes them (under the root only, as Go wants).
+    const pre = zipOf([
+      { name: 'example.com/Acme/Tool@v1.3.0-rc.1/', data: Buffer.alloc(0) },
+      { name: 'example.com/Acme/Tool@v1.3.0-rc.1/go.mod', data: Buffer.from('module example.com/Acme/Tool\n') },
+    ])
     expect((await putZip(t, '/artifactory/api/go/go-local/example.com/!acme/!tool/@v/v1.3.0-rc.1.zip', pre)).statusCode).toBe(201)
 
     const list = await get('/api/go/go-local/example.com/!acme/!tool/@v/list')
@@ -345,6 +351,12 @@ describe('go repositories', () => {
     expect(refused.json().errors[0].message).toBe(
       'Refused module zip: "example.com/other@v1.0.0/x.go" is not under example.com/evil@v1.0.0/',
     )
+    const parentFolder = zipOf([
+      { name: 'example.com/', data: Buffer.alloc(0) },
+      { name: 'example.com/evil@v1.0.0/go.mod', data: Buffer.from('module example.com/evil\n') },
+    ])
+    const parent = await putZip(t, '/api/go/go-local/example.com/evil/@v/v1.0.0.zip', parentFolder)
+    expect(parent.json().errors[0].message).toBe('Refused module zip: "example.com/" is not under example.com/evil@v1.0.0/')
     const climbing = zipOf([{ name: 'example.com/evil@v1.0.0/../../x.go', data: Buffer.from('package x\n') }])
     const climb = await putZip(t, '/api/go/go-local/example.com/evil/@v/v1.0.0.zip', climbing)
     expect(climb.statusCode).toBe(400)

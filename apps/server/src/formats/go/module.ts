@@ -258,6 +258,11 @@ export function describeReadme(readme: string): string {
     }
     paragraph.push(line)
   }
-  const text = paragraph.join(' ')
+  // As plain text: links keep their words, code and emphasis marks go.
+  const text = paragraph
+    .join(' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
   return text.length > 300 ? `${text.slice(0, 297)}...` : text
 }

@@ -74,7 +74,8 @@ export class GoRepository {
       maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
       maxEntryBytes: 16 * 1024 * 1024,
       entry: (name) => {
-        if (!name.startsWith(prefix) || name === prefix) {
+        // The root folder's own entry is allowed, as Go's zip reader allows it; folders above it are not.
+        if (!name.startsWith(prefix)) {
           throw new HttpError(400, `Refused module zip: ${JSON.stringify(name)} is not under ${prefix}`)
         }
         const folded = name.toLowerCase()
