@@ -25,6 +25,7 @@ if [[ $install -eq 1 ]]; then
   dpkg -s cargo-web &>/dev/null || missing+=(cargo-web) # Cargo 1.9x (sparse registries); the tests run /usr/bin/cargo
   [[ -x /usr/bin/gem ]] || missing+=(ruby) # RubyGems: gem push, gem install, gem list, gem yank
   [[ -x /usr/bin/bundle ]] || missing+=(bundler) # RubyGems: bundle install through the compact index
+  [[ -x /usr/bin/composer ]] || missing+=(composer) # Composer (and php-cli): composer require through a virtual repository
   command -v openssl >/dev/null || missing+=(openssl) # the Go test's TLS front (go sends credentials over HTTPS only)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)

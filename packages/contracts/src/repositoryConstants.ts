@@ -1,7 +1,7 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo', 'gems'] as const
+export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo', 'gems', 'composer'] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -15,6 +15,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   helm: 'Helm',
   cargo: 'Cargo',
   gems: 'Gems',
+  composer: 'Composer',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -28,6 +29,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   helm: 'Helm',
   cargo: 'Cargo',
   gems: 'RubyGems',
+  composer: 'Composer',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -94,5 +96,9 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
   gems: [
     { key: 'gems-local', rclass: 'local' },
     { key: 'gems-virtual', rclass: 'virtual' },
+  ],
+  composer: [
+    { key: 'composer-local', rclass: 'local' },
+    { key: 'composer-virtual', rclass: 'virtual' },
   ],
 }

@@ -302,6 +302,36 @@ function gems(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
+function composer(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/api/composer/${t.repoKey}`
+  // Composer keys credentials by host (with the port when there is one), as it sends them.
+  const host = new URL(t.baseUrl).host
+  // Composer refuses plain-HTTP repositories unless secure-http is off for the project.
+  const insecure = new URL(t.baseUrl).protocol === 'http:' ? 'composer config secure-http false\n' : ''
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'composer-auth',
+      title: 'Give Composer your credentials (kept in the global auth.json)',
+      language: 'shell',
+      text: `composer config --global http-basic.${host} ${quote(t.user)} ${quote(secret(t))}\n`,
+    },
+    {
+      id: 'composer-repo',
+      title: 'Add the repository to your project and require a package',
+      language: 'shell',
+      text: `composer config repositories.${t.repoKey} composer ${url}\n${insecure}composer require <PACKAGE>\n`,
+    },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'composer-upload',
+      title: 'Upload a package zip (composer.json at its root; add ?version=<VERSION> when it names no version)',
+      language: 'shell',
+      text: `curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <FILE>.zip "${url}/<FILE>.zip"\n`,
+    })
+  return snippets
+}
+
 const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = {
   npm,
   pypi,
@@ -312,6 +342,7 @@ const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> =
   go,
   cargo,
   gems,
+  composer,
 }
 
 /** The snippets for a repository, in the order a user follows them. */

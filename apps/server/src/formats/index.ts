@@ -1,4 +1,5 @@
 import { cargoFormat } from './cargo/index.js'
+import { composerFormat } from './composer/index.js'
 import { dockerFormat } from './docker/index.js'
 import { gemsFormat } from './gems/index.js'
 import { genericFormat } from './generic/index.js'
@@ -20,4 +21,5 @@ export const formats: Format[] = [
   goFormat,
   cargoFormat,
   gemsFormat,
+  composerFormat,
 ]

@@ -38,6 +38,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   helm: 'https://helm.sh/docs/helm/helm_repo_add/',
   cargo: 'https://doc.rust-lang.org/cargo/reference/registries.html',
   gems: 'https://guides.rubygems.org/command-reference/#gem-sources',
+  composer: 'https://getcomposer.org/doc/articles/authentication-for-private-packages.md#http-basic',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */

@@ -1,0 +1,274 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import { zipOf } from '../../../test/zip.js'
+
+/** Debian's Composer (and the PHP it runs on). */
+const COMPOSER = '/usr/bin/composer'
+
+const sha1 = (data: Buffer) => crypto.createHash('sha1').update(data).digest('hex')
+const zip = (files: Record<string, string>) =>
+  zipOf(Object.entries(files).map(([name, data]) => ({ name, data: Buffer.from(data) })))
+
+const LIB_JSON = {
+  name: 'acme/lib',
+  version: '1.0.0',
+  description: 'Greetings for Trove',
+  license: 'MIT',
+  keywords: ['greeting', 'demo'],
+  autoload: { 'psr-4': { 'Acme\\Lib\\': 'src/' } },
+  config: { 'sort-packages': true },
+}
+
+/** acme/lib 1.0.0: composer.json with its version, in one top folder, as GitHub's zips are. */
+const libZip = (greeting = 'Hello') =>
+  zip({
+    'lib/composer.json': JSON.stringify(LIB_JSON),
+    'lib/README.md': '# acme/lib\n\nThe readme of acme/lib.\n',
+    'lib/src/Greeter.php': `<?php\nnamespace Acme\\Lib;\nfinal class Greeter { public static function greet(string $n): string { return "${greeting}, $n"; } }\n`,
+  })
+
+/** acme/app: composer.json at the root without a version (the upload's ?version= gives it), needing acme/lib. */
+const appZip = () =>
+  zip({
+    'composer.json': JSON.stringify({
+      name: 'acme/app',
+      description: 'An app on acme/lib',
+      license: ['MIT', 'Apache-2.0'],
+      require: { php: '>=7.4', 'acme/lib': '^1.0' },
+      'require-dev': { 'acme/testing': '^2.0' },
+      autoload: { 'psr-4': { 'Acme\\App\\': 'src/' } },
+    }),
+    'src/App.php':
+      '<?php\nnamespace Acme\\App;\nfinal class App { public static function run(): string { return \\Acme\\Lib\\Greeter::greet("Trove"); } }\n',
+  })
+
+/**
+ * Composer repositories with Debian's composer: zips uploaded as set-me-up says, then
+ * `composer require` in a clean project through a virtual repository, with packagist.org off and the
+ * credentials in auth.json (set-me-up's http-basic line). Trove listens on plain HTTP here, so the
+ * project turns `secure-http` off (Composer refuses http:// repositories otherwise).
+ */
+describe('composer repositories', () => {
+  let t: TestApp
+  let admin: Session
+  let base: string
+  let token: string
+  let work: string
+  let snippet: (id: string) => SetMeUpSnippet
+
+  const auth = () => `Basic ${Buffer.from(`admin:${token}`).toString('base64')}`
+  const put = (url: string, body: Buffer) =>
+    fetch(`${base}${url}`, { method: 'PUT', headers: { authorization: auth() }, body: new Uint8Array(body) })
+  const get = (url: string) => fetch(`${base}${url}`, { headers: { authorization: auth() } })
+  /** A JSON body, untyped (as the clients read it). */
+  const json = async (res: Response | Promise<Response>) => JSON.parse(await (await res).text())
+  const composerEnv = (home: string) => ({
+    HOME: home,
+    COMPOSER_HOME: path.join(home, '.composer'),
+    COMPOSER_NO_INTERACTION: '1',
+    COMPOSER_CACHE_DIR: path.join(home, 'cache'),
+    PATH: `/usr/bin:${process.env.PATH ?? ''}`,
+  })
+  const shell = async (text: string, cwd: string, env: Record<string, string>) => {
+    const result = await run('bash', ['-euc', text], { cwd, env })
+    expect(result.code, `${text}\n${result.stdout}\n${result.stderr}`).toBe(0)
+    return result
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp()
+    base = await listen(t.fastify)
+    admin = await signIn(t.fastify)
+    token = await accessToken(t.fastify, admin)
+    work = tempDir('trove-composer-')
+    await createRepo(t.fastify, admin, 'composer-local', { rclass: 'local', packageType: 'composer' })
+    await createRepo(t.fastify, admin, 'composer-virtual', {
+      rclass: 'virtual',
+      packageType: 'composer',
+      repositories: ['composer-local'],
+      defaultDeploymentRepo: 'composer-local',
+    })
+    const snippets = setMeUpSnippets({
+      baseUrl: base,
+      repoKey: 'composer-local',
+      packageType: 'composer',
+      rclass: 'local',
+      user: 'admin',
+      token,
+    })
+    snippet = (id) => {
+      const found = snippets.find((s) => s.id === id)
+      if (!found) throw new Error(`no snippet ${id}`)
+      return found
+    }
+  }, 60_000)
+  afterAll(async () => {
+    await t.close()
+    fs.rmSync(work, { recursive: true, force: true })
+  })
+
+  it('takes zips (set-me-up’s upload, and ?version=), lists them in packages.json and p2, and records them', async () => {
+    fs.writeFileSync(path.join(work, 'lib.zip'), libZip())
+    await shell(snippet('composer-upload').text.replaceAll('<FILE>', 'lib'), work, composerEnv(work))
+    expect((await put('/api/composer/composer-local/acme-app.zip?version=1.0.0', appZip())).status).toBe(201)
+
+    const root = await json(get('/api/composer/composer-virtual/packages.json'))
+    expect(root).toEqual({
+      packages: [],
+      'metadata-url': '/api/composer/composer-virtual/p2/%package%.json',
+      'available-packages': ['acme/app', 'acme/lib'],
+    })
+    const p2 = await json(get('/api/composer/composer-local/p2/acme/lib.json'))
+    const entry = p2.packages['acme/lib'][0]
+    expect(entry).toMatchObject({
+      name: 'acme/lib',
+      version: '1.0.0',
+      license: 'MIT',
+      dist: {
+        type: 'zip',
+        url: `${base}/api/composer/composer-local/acme/lib/lib-1.0.0.zip`,
+        shasum: sha1(libZip()),
+      },
+    })
+    // Root-only keys are not served.
+    expect(entry.config).toBeUndefined()
+    expect(await json(get('/api/composer/composer-local/p2/acme/lib~dev.json'))).toEqual({
+      packages: { 'acme/lib': [] },
+    })
+    expect((await get('/api/composer/composer-local/p2/acme/nothing.json')).status).toBe(404)
+    // The widespread layout's prefix names its own metadata URL.
+    const artifactory = await json(get('/artifactory/api/composer/composer-local/packages.json'))
+    expect(artifactory['metadata-url']).toBe('/artifactory/api/composer/composer-local/p2/%package%.json')
+
+    // What the packages browser shows: description, readme, licences, keywords, dependencies.
+    const db = t.app.db.kysely
+    const version = await db
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select(['p.package_type', 'v.description', 'v.readme', 'v.licenses', 'v.id'])
+      .where('p.name', '=', 'acme/lib')
+      .executeTakeFirstOrThrow()
+    expect(version).toMatchObject({ package_type: 'composer', description: 'Greetings for Trove' })
+    expect(version.readme).toContain('The readme of acme/lib.')
+    expect(JSON.parse(version.licenses)).toEqual(['MIT'])
+    const app = await db
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select(['v.id', 'v.licenses', 'v.version'])
+      .where('p.name', '=', 'acme/app')
+      .executeTakeFirstOrThrow()
+    expect(app.version).toBe('1.0.0')
+    expect(JSON.parse(app.licenses)).toEqual(['MIT', 'Apache-2.0'])
+    const deps = await db
+      .selectFrom('package_dependencies')
+      .select(['name', 'range', 'scope'])
+      .where('version_id', '=', app.id)
+      .orderBy('name')
+      .execute()
+    expect(deps).toEqual([
+      { name: 'acme/lib', range: '^1.0', scope: 'runtime' },
+      { name: 'acme/testing', range: '^2.0', scope: 'dev' },
+      { name: 'php', range: '>=7.4', scope: 'runtime' },
+    ])
+  })
+
+  it('takes the same zip again (a retry) and refuses another one under a stored version with 409', async () => {
+    expect((await put('/api/composer/composer-local/again.zip', libZip())).status).toBe(201)
+    const other = await put('/api/composer/composer-local/other.zip', libZip('Hi'))
+    expect(other.status).toBe(409)
+    expect((await json(other)).errors[0].message).toBe('Package acme/lib version 1.0.0 already exists in composer-local')
+  })
+
+  it('installs with composer require through the virtual repository, counting the downloads', async () => {
+    const home = path.join(work, 'home')
+    const project = path.join(work, 'project')
+    fs.mkdirSync(project, { recursive: true })
+    fs.writeFileSync(
+      path.join(project, 'composer.json'),
+      JSON.stringify({
+        repositories: [{ type: 'composer', url: `${base}/api/composer/composer-virtual` }, { 'packagist.org': false }],
+        config: { 'secure-http': false },
+      }),
+    )
+    const env = composerEnv(home)
+    // The credentials go in COMPOSER_HOME's auth.json, by set-me-up's line.
+    await shell(snippet('composer-auth').text, project, env)
+    expect(JSON.parse(fs.readFileSync(path.join(home, '.composer', 'auth.json'), 'utf8'))['http-basic']).toEqual({
+      [new URL(base).host]: { username: 'admin', password: token },
+    })
+    const required = await run(COMPOSER, ['require', 'acme/app:1.0.0'], { cwd: project, env })
+    expect(required.code, required.stderr).toBe(0)
+    expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'lib', 'src', 'Greeter.php'))).toBe(true)
+    expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'app', 'src', 'App.php'))).toBe(true)
+    const ran = await run('php', ['-r', 'require "vendor/autoload.php"; echo \\Acme\\App\\App::run();'], { cwd: project, env })
+    expect(ran.stdout).toBe('Hello, Trove')
+    await vi.waitFor(async () => {
+      const pkg = await t.app.db.kysely
+        .selectFrom('packages')
+        .select('downloads')
+        .where('name', '=', 'acme/lib')
+        .executeTakeFirstOrThrow()
+      expect(Number(pkg.downloads)).toBe(1)
+    }, 3000)
+  }, 120_000)
+
+  it('refuses broken and hostile zips with 400, storing nothing', async () => {
+    const before = await t.app.db.kysely.selectFrom('files').select('path').where('repo_key', '=', 'composer-local').execute()
+    const cases: [string, Buffer, RegExp][] = [
+      ['no composer.json', zip({ 'src/A.php': '<?php\n' }), /no composer.json/],
+      ['two top folders', zip({ 'a/composer.json': '{}', 'b/x.php': '' }), /no composer.json/],
+      ['not JSON', zip({ 'composer.json': '{' }), /not JSON/],
+      [
+        'a bad name',
+        zip({ 'composer.json': JSON.stringify({ name: 'Acme/Lib', version: '1.0.0' }) }),
+        /not a valid package name/,
+      ],
+      ['no vendor', zip({ 'composer.json': JSON.stringify({ name: 'lib', version: '1.0.0' }) }), /not a valid package name/],
+      [
+        'a bad version',
+        zip({ 'composer.json': JSON.stringify({ name: 'acme/x', version: 'one' }) }),
+        /not a valid Composer version/,
+      ],
+      ['no version', zip({ 'composer.json': JSON.stringify({ name: 'acme/x' }) }), /no version/],
+      [
+        'a climbing entry',
+        zip({ 'composer.json': JSON.stringify({ name: 'acme/x', version: '1.0.0' }), '../evil.php': '<?php\n' }),
+        /climbs out of the tree/,
+      ],
+      ['not a zip', Buffer.from('plain text'), /not a readable zip/],
+    ]
+    for (const [what, body, message] of cases) {
+      const res = await put('/api/composer/composer-local/bad.zip', body)
+      expect(res.status, what).toBe(400)
+      expect((await json(res)).errors[0].message, what).toMatch(message)
+    }
+    const mismatch = await put('/api/composer/composer-local/x.zip?version=2.0.0', libZip())
+    expect((await json(mismatch)).errors[0].message).toMatch(/says version 1.0.0, the upload says 2.0.0/)
+    expect((await put('/api/composer/composer-local/x.tgz', libZip())).status).toBe(400)
+    const after = await t.app.db.kysely.selectFrom('files').select('path').where('repo_key', '=', 'composer-local').execute()
+    expect(after).toEqual(before)
+  })
+
+  it('needs credentials to read, and deletes a version', async () => {
+    const anonymous = await fetch(`${base}/api/composer/composer-local/packages.json`)
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/)
+    const deleted = await fetch(`${base}/api/composer/composer-local/acme/app/1.0.0`, {
+      method: 'DELETE',
+      headers: { authorization: auth() },
+    })
+    expect(deleted.status).toBe(200)
+    expect((await get('/api/composer/composer-local/p2/acme/app.json')).status).toBe(404)
+    expect((await json(get('/api/composer/composer-local/packages.json')))['available-packages']).toEqual(['acme/lib'])
+    const again = await fetch(`${base}/api/composer/composer-local/acme/app/1.0.0`, {
+      method: 'DELETE',
+      headers: { authorization: auth() },
+    })
+    expect(again.status).toBe(404)
+  })
+})
