@@ -55,6 +55,7 @@ const appZip = () =>
  */
 describe('composer repositories', () => {
   let t: TestApp
+  let upstream: TestApp | undefined
   let admin: Session
   let base: string
   let token: string
@@ -109,6 +110,7 @@ describe('composer repositories', () => {
   }, 60_000)
   afterAll(async () => {
     await t.close()
+    await upstream?.close()
     fs.rmSync(work, { recursive: true, force: true })
   })
 
@@ -271,4 +273,73 @@ describe('composer repositories', () => {
     })
     expect(again.status).toBe(404)
   })
+  it('proxies a second Trove through a remote repository, and a virtual repository merges it with a local one', async () => {
+    upstream = await createTestApp()
+    const upstreamBase = await listen(upstream.fastify)
+    const upAdmin = await signIn(upstream.fastify)
+    const upToken = await accessToken(upstream.fastify, upAdmin)
+    await createRepo(upstream.fastify, upAdmin, 'far', { rclass: 'local', packageType: 'composer' })
+    const farZip = zip({
+      'composer.json': JSON.stringify({
+        name: 'acme/far',
+        description: 'From far away',
+        license: 'BSD-3-Clause',
+        require: { 'acme/lib': '^1.0' },
+        autoload: { 'psr-4': { 'Acme\\Far\\': 'src/' } },
+      }),
+      'README.md': 'The readme of acme/far.\n',
+      'src/Far.php': '<?php\nnamespace Acme\\Far;\nfinal class Far {}\n',
+    })
+    const up = await fetch(`${upstreamBase}/api/composer/far/far.zip?version=2.0.0`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${Buffer.from(`admin:${upToken}`).toString('base64')}` },
+      body: new Uint8Array(farZip),
+    })
+    expect(up.status).toBe(201)
+    await createRepo(t.fastify, admin, 'composer-remote', {
+      rclass: 'remote',
+      packageType: 'composer',
+      url: `${upstreamBase}/api/composer/far`,
+      username: 'admin',
+      password: upToken,
+    })
+    await createRepo(t.fastify, admin, 'composer-all', {
+      rclass: 'virtual',
+      packageType: 'composer',
+      repositories: ['composer-local', 'composer-remote'],
+      defaultDeploymentRepo: 'composer-local',
+    })
+    expect((await json(get('/api/composer/composer-all/packages.json')))['available-packages']).toEqual(['acme/far', 'acme/lib'])
+    const far = (await json(get('/api/composer/composer-all/p2/acme/far.json'))).packages['acme/far']
+    expect(far).toMatchObject([
+      { version: '2.0.0', dist: { url: `${base}/api/composer/composer-all/acme/far/far-2.0.0.zip`, shasum: sha1(farZip) } },
+    ])
+
+    const home = path.join(work, 'home-remote')
+    const project = path.join(work, 'project-remote')
+    fs.mkdirSync(project, { recursive: true })
+    fs.writeFileSync(
+      path.join(project, 'composer.json'),
+      JSON.stringify({
+        repositories: [{ type: 'composer', url: `${base}/api/composer/composer-all` }, { 'packagist.org': false }],
+        config: { 'secure-http': false },
+      }),
+    )
+    const env = composerEnv(home)
+    await shell(snippet('composer-auth').text, project, env)
+    const required = await run(COMPOSER, ['require', 'acme/far:2.0.0'], { cwd: project, env })
+    expect(required.code, required.stderr).toBe(0)
+    expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'far', 'src', 'Far.php'))).toBe(true)
+    expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'lib', 'src', 'Greeter.php'))).toBe(true)
+    // The remote recorded what it cached, so the packages browser shows it.
+    const cached = await t.app.db.kysely
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select(['v.repo_key', 'v.readme', 'v.licenses', 'v.version'])
+      .where('p.name', '=', 'acme/far')
+      .executeTakeFirstOrThrow()
+    expect(cached).toMatchObject({ repo_key: 'composer-remote', version: '2.0.0' })
+    expect(cached.readme).toContain('The readme of acme/far.')
+    expect(JSON.parse(cached.licenses)).toEqual(['BSD-3-Clause'])
+  }, 120_000)
 })

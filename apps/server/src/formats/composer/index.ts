@@ -24,7 +24,9 @@ const NOT_A_ZIP = (path: string) =>
  * protocol: `packages.json` points Composer at `p2/%package%.json` and lists the package names it
  * holds; `p2/<vendor>/<name>.json` lists the stable versions in full (not minified), `~dev.json`
  * the dev ones; each version's `dist` is the stored zip with its sha1. Uploads are a PUT of the zip
- * (any path ending in .zip); a DELETE of `<vendor>/<name>/<version>` removes a version.
+ * (any path ending in .zip); a DELETE of `<vendor>/<name>/<version>` removes a version. Remote
+ * repositories proxy another Composer repository's v2 metadata and cache the zips it serves under
+ * its own URL (a second Trove's); zips it serves from elsewhere keep their own URLs.
  */
 const composerRoutes =
   (fctx: FormatContext): FastifyPluginAsync =>
@@ -49,11 +51,12 @@ const composerRoutes =
 
       app.get(`${prefix}/:repo/packages.json`, route, async (request, reply) => {
         const repo = await readable(request)
-        const names = [...new Set((await composer.versions(repo)).map((v) => v.name))].sort()
+        const names = await composer.names(repo)
         return reply.send({
           packages: [],
           'metadata-url': `${prefix}/${repo.key}/p2/%package%.json`,
-          'available-packages': names,
+          // Left out when a remote's upstream does not list its names: Composer then asks for each.
+          ...(names === undefined ? {} : { 'available-packages': names }),
         })
       })
 
