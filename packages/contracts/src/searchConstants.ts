@@ -88,6 +88,7 @@ export const INSTALL_COMMANDS: Record<string, { plain: string; versioned: string
   alpine: { plain: 'apk add {name}', versioned: 'apk add {name}={version}' },
   cargo: { plain: 'cargo install {name}', versioned: 'cargo install {name} --version {version}' },
   chef: { plain: 'knife install {name}', versioned: 'knife install {name} {version}' },
+  composer: { plain: 'composer require {name}', versioned: 'composer require {name}:{version}' },
   debian: { plain: 'apt-get install {name}', versioned: 'apt-get install {name}={version}' },
   gems: { plain: 'gem install {name}', versioned: 'gem install {name} -v {version}' },
   npm: { plain: 'npm i {name}', versioned: 'npm i {name}@{version}' },

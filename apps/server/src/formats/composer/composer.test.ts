@@ -209,13 +209,19 @@ describe('composer repositories', () => {
     expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'app', 'src', 'App.php'))).toBe(true)
     const ran = await run('php', ['-r', 'require "vendor/autoload.php"; echo \\Acme\\App\\App::run();'], { cwd: project, env })
     expect(ran.stdout).toBe('Hello, Trove')
+    // Set-me-up's repository lines in another project (packagist.org off, as there is no network here).
+    const other = path.join(work, 'project-setmeup')
+    fs.mkdirSync(other, { recursive: true })
+    fs.writeFileSync(path.join(other, 'composer.json'), JSON.stringify({ repositories: { 'packagist.org': false } }))
+    await shell(snippet('composer-repo').text.replaceAll('<PACKAGE>', 'acme/lib:1.0.0'), other, env)
+    expect(fs.existsSync(path.join(other, 'vendor', 'acme', 'lib', 'src', 'Greeter.php'))).toBe(true)
     await vi.waitFor(async () => {
       const pkg = await t.app.db.kysely
         .selectFrom('packages')
         .select('downloads')
         .where('name', '=', 'acme/lib')
         .executeTakeFirstOrThrow()
-      expect(Number(pkg.downloads)).toBe(1)
+      expect(Number(pkg.downloads)).toBe(2)
     }, 3000)
   }, 120_000)
 
@@ -272,6 +278,17 @@ describe('composer repositories', () => {
       headers: { authorization: auth() },
     })
     expect(again.status).toBe(404)
+    // A branch version goes in ~dev.json only.
+    const branch = zip({ 'composer.json': JSON.stringify({ name: 'acme/edge', autoload: {} }) })
+    expect((await put('/api/composer/composer-local/edge.zip?version=dev-main', branch)).status).toBe(201)
+    expect(await json(get('/api/composer/composer-local/p2/acme/edge.json'))).toEqual({ packages: { 'acme/edge': [] } })
+    const dev = await json(get('/api/composer/composer-local/p2/acme/edge~dev.json'))
+    expect(dev.packages['acme/edge']).toMatchObject([{ name: 'acme/edge', version: 'dev-main' }])
+    const gone = await fetch(`${base}/api/composer/composer-local/acme/edge/dev-main`, {
+      method: 'DELETE',
+      headers: { authorization: auth() },
+    })
+    expect(gone.status).toBe(200)
   })
   it('proxies a second Trove through a remote repository, and a virtual repository merges it with a local one', async () => {
     upstream = await createTestApp()
