@@ -184,6 +184,11 @@ describe('composer repositories', () => {
     const other = await put('/api/composer/composer-local/other.zip', libZip('Hi'))
     expect(other.status).toBe(409)
     expect((await json(other)).errors[0].message).toBe('Package acme/lib version 1.0.0 already exists in composer-local')
+    // The zips by path, as the widespread layout serves them; a PUT there uploads too.
+    const byPath = await get('/artifactory/composer-local/acme/lib/lib-1.0.0.zip')
+    expect(Buffer.from(await byPath.arrayBuffer())).toEqual(libZip())
+    expect((await put('/artifactory/composer-local/acme/lib/lib-1.0.0.zip', libZip())).status).toBe(201)
+    expect((await put('/artifactory/composer-local/acme/lib/lib-1.0.0.zip', libZip('Hey'))).status).toBe(409)
   })
 
   it('installs with composer require through the virtual repository, counting the downloads', async () => {
@@ -249,6 +254,14 @@ describe('composer repositories', () => {
         /climbs out of the tree/,
       ],
       ['not a zip', Buffer.from('plain text'), /not a readable zip/],
+      [
+        'a link out of the tree',
+        zipOf([
+          { name: 'composer.json', data: Buffer.from(JSON.stringify({ name: 'acme/x', version: '1.0.0' })) },
+          { name: 'src/passwd', data: Buffer.from('../../../etc/passwd'), symlink: true },
+        ]),
+        /points out of the tree/,
+      ],
     ]
     for (const [what, body, message] of cases) {
       const res = await put('/api/composer/composer-local/bad.zip', body)
