@@ -207,6 +207,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (shuttingDown) reply.header('connection', 'close')
     done(null, payload)
   })
+  // A keep-alive connection whose last answer was still being written when the close began is not
+  // idle then, and would stay open for the keep-alive timeout (72 s), holding the shutdown past its
+  // limit: while the server closes, connections are closed as soon as they are idle.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
+    app.server.once('close', () => clearInterval(sweep))
+    done()
+  })
   if (link) {
     // An answer leaves once the sibling workers have applied the writes made so far: the client's
     // next request may reach any of them, and must see what this one wrote.
