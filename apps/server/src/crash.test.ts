@@ -207,5 +207,5 @@ describe.each(flows)('a server killed during $name', (flow: CrashFlow) => {
     }
     expect(result.failures).toEqual([])
     expect(result.tried).toBeGreaterThan(0)
-  }, 1_800_000)
+  }, LONG > 0 ? 4 * 3_600_000 : 1_800_000)
 })

@@ -349,17 +349,21 @@ ${deps}`,
     expect(cached.repo_key).toBe('cargo-remote')
     expect(cached.readme).toContain('The readme of faraway 1.0.0.')
     expect(JSON.parse(cached.licenses)).toEqual(['MIT OR Apache-2.0'])
-    // The packages browser shows the cached crate with its download.
-    await vi.waitFor(async () => {
-      const p = await t.fastify.inject({
-        method: 'POST',
-        url: '/ui/api/v1/mds/package',
-        headers: sessionHeaders(admin),
-        payload: { graphQL: { query: PACKAGE_QUERY, variables: { pkgid: 'cargo://faraway' } } },
-      })
-      expect(p.json().data.package).toMatchObject({ name: 'faraway', packageType: 'cargo', latestVersion: '1.0.0' })
-      expect(p.json().data.package.stats.downloads).toBe(1)
-    }, 3000)
+    // The packages browser shows the cached crate with its download. Counts reach the database
+    // within a second; the browser's answers are kept up to TROVE_PACKAGES_CACHE_MS (5 s) more.
+    await vi.waitFor(
+      async () => {
+        const p = await t.fastify.inject({
+          method: 'POST',
+          url: '/ui/api/v1/mds/package',
+          headers: sessionHeaders(admin),
+          payload: { graphQL: { query: PACKAGE_QUERY, variables: { pkgid: 'cargo://faraway' } } },
+        })
+        expect(p.json().data.package).toMatchObject({ name: 'faraway', packageType: 'cargo', latestVersion: '1.0.0' })
+        expect(p.json().data.package.stats.downloads).toBe(1)
+      },
+      { timeout: 15_000, interval: 250 },
+    )
 
     // A yanked version is left out of a new lock file; unyanked, it is back.
     const yanked = await cargo(app, ['yank', '--registry', 'cargo-local', 'trove-greet@0.1.0'], local())
