@@ -129,83 +129,87 @@ describe.each(flows)('a server killed during $name', (flow: CrashFlow) => {
     if (h) fs.rmSync(h.work, { recursive: true, force: true })
   })
 
-  it('leaves nothing half-visible, no temp file of the dead request, and the retry succeeds', async () => {
-    const result: FlowResult = {
-      format: flow.name,
-      database: process.env.TROVE_TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite',
-      bytes: 0,
-      tried: 0,
-      byOffset: 0,
-      byStep: 0,
-      notReached: 0,
-      trace: [],
-      unreached: [],
-      failures: [],
-    }
-    results.push(result)
-    let n = 0
-    // The first upload creates the package; the second, traced, is what every later one does.
-    const first = await flow.upload(h, n++)
-    expect(first.code, first.stderr + first.stdout).toBe(0)
-    const traceFile = path.join(h.work, 'trace')
-    await server.stop()
-    await server.start({ TROVE_CRASH_TRACE: traceFile })
-    h.proxy.arm(undefined)
-    const traced = await flow.upload(h, n++)
-    expect(traced.code, traced.stderr + traced.stdout).toBe(0)
-    result.bytes = h.proxy.bytesSent
-    const trace = fs.readFileSync(traceFile, 'utf8').split('\n').filter(Boolean)
-    result.trace = trace
-    await server.stop()
-    await server.start()
-
-    for (const point of plan(result.bytes, trace, LONG)) {
-      const label = point.at ?? `byte ${point.offset}`
-      const version = n++
-      if (point.at) {
-        await server.stop()
-        await server.start({ TROVE_CRASH_AT: point.at })
-        h.proxy.arm(undefined)
-      } else {
-        h.proxy.arm(point.offset)
+  it(
+    'leaves nothing half-visible, no temp file of the dead request, and the retry succeeds',
+    async () => {
+      const result: FlowResult = {
+        format: flow.name,
+        database: process.env.TROVE_TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite',
+        bytes: 0,
+        tried: 0,
+        byOffset: 0,
+        byStep: 0,
+        notReached: 0,
+        trace: [],
+        unreached: [],
+        failures: [],
       }
-      const cut = await flow.upload(h, version)
-      // The client may see the cut before this process sees the server's end.
-      if (!(await server.endsWithin(cut.code !== 0 || h.proxy.fired ? 10_000 : 200))) {
-        // The point was not reached (this upload passed it fewer times, or sent fewer bytes).
-        result.notReached++
-        result.unreached.push(label)
+      results.push(result)
+      let n = 0
+      // The first upload creates the package; the second, traced, is what every later one does.
+      const first = await flow.upload(h, n++)
+      expect(first.code, first.stderr + first.stdout).toBe(0)
+      const traceFile = path.join(h.work, 'trace')
+      await server.stop()
+      await server.start({ TROVE_CRASH_TRACE: traceFile })
+      h.proxy.arm(undefined)
+      const traced = await flow.upload(h, n++)
+      expect(traced.code, traced.stderr + traced.stdout).toBe(0)
+      result.bytes = h.proxy.bytesSent
+      const trace = fs.readFileSync(traceFile, 'utf8').split('\n').filter(Boolean)
+      result.trace = trace
+      await server.stop()
+      await server.start()
+
+      for (const point of plan(result.bytes, trace, LONG)) {
+        const label = point.at ?? `byte ${point.offset}`
+        const version = n++
         if (point.at) {
           await server.stop()
-          await server.start()
+          await server.start({ TROVE_CRASH_AT: point.at })
+          h.proxy.arm(undefined)
+        } else {
+          h.proxy.arm(point.offset)
         }
-        continue
+        const cut = await flow.upload(h, version)
+        // The client may see the cut before this process sees the server's end.
+        if (!(await server.endsWithin(cut.code !== 0 || h.proxy.fired ? 10_000 : 200))) {
+          // The point was not reached (this upload passed it fewer times, or sent fewer bytes).
+          result.notReached++
+          result.unreached.push(label)
+          if (point.at) {
+            await server.stop()
+            await server.start()
+          }
+          continue
+        }
+        expect(await server.ended()).toBe('SIGKILL')
+        result.tried++
+        if (point.at) result.byStep++
+        else result.byOffset++
+        h.proxy.arm(undefined)
+        await server.start()
+        for (const problem of [
+          ...(await storeProblems(server.dataDir, server.databaseUrl)),
+          ...(await doctor(h)),
+          ...(await flow.check(h)),
+        ]) {
+          result.failures.push(`${label}, after restart: ${problem}`)
+        }
+        const retry = await flow.upload(h, version)
+        if (retry.code !== 0 && !(await flow.alreadyThere?.(h, version, retry)))
+          result.failures.push(`${label}: the retry failed: ${(retry.stderr + retry.stdout).trim().slice(0, 400)}`)
+        for (const problem of [
+          ...(await storeProblems(server.dataDir, server.databaseUrl)),
+          ...(await doctor(h)),
+          ...(await flow.check(h)),
+        ]) {
+          result.failures.push(`${label}, after the retry: ${problem}`)
+        }
       }
-      expect(await server.ended()).toBe('SIGKILL')
-      result.tried++
-      if (point.at) result.byStep++
-      else result.byOffset++
-      h.proxy.arm(undefined)
-      await server.start()
-      for (const problem of [
-        ...(await storeProblems(server.dataDir, server.databaseUrl)),
-        ...(await doctor(h)),
-        ...(await flow.check(h)),
-      ]) {
-        result.failures.push(`${label}, after restart: ${problem}`)
-      }
-      const retry = await flow.upload(h, version)
-      if (retry.code !== 0 && !(await flow.alreadyThere?.(h, version, retry)))
-        result.failures.push(`${label}: the retry failed: ${(retry.stderr + retry.stdout).trim().slice(0, 400)}`)
-      for (const problem of [
-        ...(await storeProblems(server.dataDir, server.databaseUrl)),
-        ...(await doctor(h)),
-        ...(await flow.check(h)),
-      ]) {
-        result.failures.push(`${label}, after the retry: ${problem}`)
-      }
-    }
-    expect(result.failures).toEqual([])
-    expect(result.tried).toBeGreaterThan(0)
-  }, LONG > 0 ? 4 * 3_600_000 : 1_800_000)
+      expect(result.failures).toEqual([])
+      expect(result.tried).toBeGreaterThan(0)
+    },
+    LONG > 0 ? 4 * 3_600_000 : 1_800_000,
+  )
 })
