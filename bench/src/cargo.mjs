@@ -1,11 +1,12 @@
 // Cargo: the sparse-index requests cargo makes most (config.json, a crate's index file) and the
 // download of a .crate, requests per second with 20 keep-alive connections and the raw token
 // Cargo sends; and the time of a `cargo publish` request (body split, archive checked, recorded).
+
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
+import { throughput } from './load.mjs'
 import { signInAdmin, startServer } from './server.mjs'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -28,18 +29,6 @@ function crateOf(dir, name, version, deps) {
   const b = Buffer.alloc(4)
   b.writeUInt32LE(crate.length)
   return Buffer.concat([a, json, b, crate])
-}
-
-function cannon(url, headers, duration) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 20, duration, headers }, (err, r) => (err ? reject(err) : resolve(r))),
-  )
-}
-
-async function throughput(url, headers) {
-  await cannon(url, headers, 2)
-  const r = await cannon(url, headers, 10)
-  return { rps: r.requests.average, p50: r.latency.p50, errors: r.errors + r.non2xx }
 }
 
 /** @param {(name: string, value: string, unit: string, target: string, ok: boolean, note?: string) => void} row */

@@ -1,12 +1,13 @@
 // Go modules: the GOPROXY answers the go command asks for most (`@v/list`, `@latest`, `.info`,
 // `.mod`, `.zip`), requests per second with 20 keep-alive connections, and the time of a module
 // zip published by PUT (checked entry by entry, go.mod read, the version recorded).
+
 import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import autocannon from 'autocannon'
-import { freePort, startServer } from './server.mjs'
+import { throughput } from './load.mjs'
+import { freePort, signInAdmin, startServer } from './server.mjs'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
 const MODULES = 50
@@ -63,33 +64,11 @@ function zipOf(entries) {
   return Buffer.concat([...locals, dir, end])
 }
 
-function cannon(url, headers, duration) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 20, duration, headers }, (err, r) => (err ? reject(err) : resolve(r))),
-  )
-}
-
-async function throughput(url, headers) {
-  await cannon(url, headers, 2)
-  const r = await cannon(url, headers, 10)
-  return { rps: r.requests.average, p50: r.latency.p50, errors: r.errors + r.non2xx }
-}
-
 /** @param {(name: string, value: string, unit: string, target: string, ok: boolean, note?: string) => void} row */
 export async function benchGo(row, start = startServer) {
   const server = await start({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD })
   try {
-    const login = await fetch(`${server.url}/ui/api/v1/ui/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
-    })
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
-    const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
-    const session = { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }
+    const session = await signInAdmin(server.url, ADMIN_PASSWORD)
     const { access_token: token } = await (
       await fetch(`${server.url}/ui/api/v1/ui/userIdentifyToken/admin`, {
         method: 'POST',
