@@ -78,11 +78,20 @@ export function TreePanel({ tree, selected, onSelect, height }: TreePanelProps) 
     }
   }, [items, rows, tree])
 
+  // A key press moves from the row the last key selected, even before the selection it asked for
+  // has come back through the address (a navigation renders a moment later): two quick presses
+  // move twice, not once.
+  const keyed = useRef<{ asked: string; from: string | null } | null>(null)
+  if (keyed.current && keyed.current.from !== selected) keyed.current = null
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const action = keyAction(rows, selected, tree.expanded, e.key)
+    const current = keyed.current?.asked ?? selected
+    const action = keyAction(rows, current, tree.expanded, e.key)
     if (!action) return
     e.preventDefault()
-    if ('select' in action) onSelect(action.select)
+    if ('select' in action) {
+      keyed.current = { asked: action.select, from: selected }
+      onSelect(action.select)
+    }
     else if ('expand' in action) void tree.expand(action.expand)
     else if ('collapse' in action) tree.collapse(action.collapse)
     else if ('toggle' in action) tree.toggle(action.toggle)
