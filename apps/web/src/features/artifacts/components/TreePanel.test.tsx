@@ -1,6 +1,6 @@
-import type { TreeNode } from '@trove/contracts/artifacts'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { TreeNode } from '@trove/contracts/artifacts'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../../test/render'
 import { flatten, type Level, ROOT } from '../treeModel'

@@ -91,8 +91,7 @@ export function TreePanel({ tree, selected, onSelect, height }: TreePanelProps) 
     if ('select' in action) {
       keyed.current = { asked: action.select, from: selected }
       onSelect(action.select)
-    }
-    else if ('expand' in action) void tree.expand(action.expand)
+    } else if ('expand' in action) void tree.expand(action.expand)
     else if ('collapse' in action) tree.collapse(action.collapse)
     else if ('toggle' in action) tree.toggle(action.toggle)
     else if ('loadMore' in action) void (action.gap ? tree.loadGap(action.loadMore) : tree.loadPage(action.loadMore))
