@@ -43,6 +43,7 @@ import { authRoutes } from './modules/auth/routes.js'
 import { cliLoginRoutes } from './modules/cliLogin/routes.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
 import { contactAdminRoutes, contactRoutes } from './modules/contact/routes.js'
+import { registerDistribution } from './modules/distribution/index.js'
 import { accountPortalRoutes } from './modules/instance/accountPortal.js'
 import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
 import { enforceReadOnly } from './modules/instance/readOnly.js'
@@ -89,6 +90,7 @@ export interface App {
   /** Git integrations and the repositories cloned for scanning. */
   gitIntegrations: GitIntegrationService
   scanner: ScannerService
+  distribution: Awaited<ReturnType<typeof registerDistribution>>
   /** Stops accepting connections, lets in-flight requests finish, closes the database and the logs. */
   close: () => Promise<void>
 }
@@ -395,6 +397,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         }, Math.min(60, refreshS) * 1000).unref()
       : undefined
 
+  const distribution = await registerDistribution(app, fctx, log.logger.child({ module: 'distribution' }), {
+    id: operations.cluster.id,
+    url: config.baseUrl ?? config.node.url ?? '',
+  })
+
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
 
@@ -411,6 +418,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (feedTimer) clearInterval(feedTimer)
     if (cloneTimer) clearInterval(cloneTimer)
     await scanner.stop()
+    await distribution.close()
     await gitIntegrations.idle()
     await blobs.close()
     await fctx.artifacts.flushDownloads()
@@ -436,6 +444,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     link,
     gitIntegrations,
     scanner,
+    distribution,
     close: () => {
       closing ??= (async () => {
         shuttingDown = true

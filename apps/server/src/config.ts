@@ -85,6 +85,7 @@ const EnvSchema = z.object({
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
   TROVE_GIT_RETEST_INTERVAL_S: z.coerce.number().int().min(0).default(300),
+  TROVE_DISTRIBUTION_POLL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().min(100).default(2000),
   TROVE_SCAN_POLL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().min(100).default(2000),
   TROVE_ADVISORY_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(1024),
   TROVE_GIT_BINARY: z.string().min(1).default('/usr/bin/git'),
@@ -138,6 +139,10 @@ export interface Config {
     blobGcIntervalS: number
     /** How long the packages browser may answer from its cache (ms; 0: never); see modules/packages/cache.ts. */
     packagesCacheMs: number
+  }
+  distribution: {
+    /** How often a distribution node looks for distributions due (retries, other nodes' requests); its own start at once. */
+    pollMs: number
   }
   scanner: {
     /** How often a scanner node looks for versions another node stored (ms); its own it scans at once. */
@@ -214,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
       packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
     },
+    distribution: { pollMs: e.TROVE_DISTRIBUTION_POLL_MS },
     scanner: { pollMs: e.TROVE_SCAN_POLL_MS, maxUploadBytes: e.TROVE_ADVISORY_UPLOAD_MAX_MB * 1024 * 1024 },
     integrations: {
       gitRetestIntervalS: e.TROVE_GIT_RETEST_INTERVAL_S,

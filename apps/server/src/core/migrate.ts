@@ -22,6 +22,7 @@ import * as m0090 from '../../migrations/0090_contact_requests.js'
 import * as m0095 from '../../migrations/0095_git_integrations.js'
 import * as m0100 from '../../migrations/0100_scanner.js'
 import * as m0101 from '../../migrations/0101_scan_policies.js'
+import * as m0110 from '../../migrations/0110_release_bundles.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0051_node_peers': m0051,
   '0100_scanner': m0100,
   '0101_scan_policies': m0101,
+  '0110_release_bundles': m0110,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

@@ -63,6 +63,14 @@ export interface Database {
   scan_policies: ScanPoliciesTable
   scan_watches: ScanWatchesTable
   scan_ignore_rules: ScanIgnoreRulesTable
+  // distribution (migration 0110)
+  release_bundles: ReleaseBundlesTable
+  release_bundle_files: ReleaseBundleFilesTable
+  signing_keys: SigningKeysTable
+  trusted_keys: TrustedKeysTable
+  distribution_targets: DistributionTargetsTable
+  distributions: DistributionsTable
+  distribution_history: DistributionHistoryTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -648,4 +656,94 @@ export interface ScanIgnoreRulesTable {
   expires_at: number | null
   created_by: string | null
   created_at: number
+}
+
+export interface ReleaseBundlesTable {
+  id: Generated<number>
+  name: string
+  version: string
+  origin: 'source' | 'target'
+  state: 'open' | 'signed'
+  description: string
+  release_notes: string
+  created_by: string | null
+  created_at: number
+  signed_at: number | null
+  key_id: string | null
+  signature: string | null
+  /** The canonical manifest text that was signed (null while open) */
+  manifest: string | null
+  source_url: string | null
+  verified: Generated<number>
+}
+
+export interface ReleaseBundleFilesTable {
+  bundle_id: number
+  repo_key: string
+  path: string
+  sha256: string
+  sha1: string
+  md5: string
+  size: number
+  package_type: string | null
+  package_name: string | null
+  package_version: string | null
+}
+
+export interface SigningKeysTable {
+  id: string
+  algorithm: string
+  public_key: string
+  /** sealed (core/secretBox.ts) */
+  private_key: string
+  created_at: number
+  active: number
+}
+
+export interface TrustedKeysTable {
+  id: string
+  source: string
+  source_url: string
+  public_key: string
+  created_at: number
+}
+
+export interface DistributionTargetsTable {
+  name: string
+  url: string
+  /** sealed (core/secretBox.ts) */
+  token: string
+  created_by: string | null
+  created_at: number
+}
+
+export interface DistributionsTable {
+  id: Generated<number>
+  bundle_id: number
+  target: string
+  state: 'waiting' | 'running' | 'completed' | 'failed' | 'deleting' | 'deleted'
+  files_done: Generated<number>
+  files_total: Generated<number>
+  bytes_done: Generated<number>
+  bytes_total: Generated<number>
+  attempts: Generated<number>
+  last_error: string | null
+  started_at: number | null
+  finished_at: number | null
+  next_attempt_at: number | null
+  claimed_by: string | null
+  claimed_at: number | null
+  actor: string | null
+}
+
+export interface DistributionHistoryTable {
+  id: Generated<number>
+  bundle: string
+  version: string
+  action: 'distribute' | 'receive' | 'delete' | 'recall' | 'retention'
+  peer: string | null
+  actor: string | null
+  at: number
+  result: 'success' | 'failure'
+  detail: string
 }

@@ -38,6 +38,7 @@ const genericPaths =
       await authorize(fctx, request, 'delete', target.key)
       const removed = await fctx.db.kysely.transaction().execute(async (tx) => {
         if (await fctx.artifacts.deleteFile(target.key, path, tx)) return 1
+        await fctx.artifacts.assertNotHeld(tx, target.key, { prefix: `${path.replace(/\/+$/, '')}/` })
         const res = await tx
           .deleteFrom('files')
           .where('repo_key', '=', target.key)

@@ -298,6 +298,11 @@ export class ArtifactTreeService {
           .execute()
       }
     }
+    await this.fctx.artifacts.assertNotHeld(
+      tx,
+      target.repo.key,
+      target.kind === 'file' ? { paths: [target.file.path] } : { prefix: target.path ? `${target.path}/` : '' },
+    )
     if (target.kind === 'file') await drop([target.file])
     else {
       // Pages are read before deleting them: each next page starts after the previous one's last path.

@@ -268,6 +268,11 @@ export const operationsRoutes =
           response: { 200: RetentionStatus },
         },
       },
-      async () => ({ enable: await getSetting(db, RETENTION_SETTING, false) }),
+      async () => {
+        // §8: a 404 tells the console the feature is off.
+        if (!ctx.config.node.modules.includes('distribution'))
+          throw notFound('The service distribution is not enabled on this node')
+        return { enable: await getSetting(db, RETENTION_SETTING, false) }
+      },
     )
   }

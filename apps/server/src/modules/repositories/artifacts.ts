@@ -164,6 +164,13 @@ export class ArtifactService {
     if (inserted) return inserted.id
     if (extra.replace === false)
       throw conflict(`${file.path} already exists in ${repoKey}; replacing it needs the delete permission`)
+    const before = await tx
+      .selectFrom('files')
+      .select('sha256')
+      .where('repo_key', '=', repoKey)
+      .where('path', '=', file.path)
+      .executeTakeFirst()
+    if (before && before.sha256 !== file.blob.sha256) await this.assertNotHeld(tx, repoKey, { paths: [file.path] })
     const existing = await tx
       .updateTable('files')
       .set(values)
@@ -188,8 +195,50 @@ export class ArtifactService {
     return out
   }
 
+  /**
+   * Refuses (409, naming the bundle) to delete or overwrite files a signed release bundle names:
+   * by paths, everything under a folder (`prefix`, ending in `/`), a version's files, or the whole
+   * repository. Call it in the transaction that deletes, before the deletion.
+   */
+  async assertNotHeld(
+    db: Tx,
+    repoKey: string,
+    scope: { paths?: string[]; prefix?: string; versionId?: number; repository?: true },
+  ): Promise<void> {
+    if (scope.paths?.length === 0) return
+    const held = await db
+      .selectFrom('release_bundle_files as f')
+      .innerJoin('release_bundles as b', 'b.id', 'f.bundle_id')
+      .select(['f.path', 'b.name', 'b.version'])
+      .where('b.state', '=', 'signed')
+      .where('f.repo_key', '=', repoKey)
+      .$if(scope.paths !== undefined, (q) => q.where('f.path', 'in', scope.paths as string[]))
+      .$if(scope.prefix !== undefined, (q) =>
+        q.where('f.path', 'like', `${(scope.prefix as string).replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
+      )
+      .$if(scope.versionId !== undefined, (q) =>
+        q.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('files as x')
+              .select('x.id')
+              .whereRef('x.repo_key', '=', 'f.repo_key')
+              .whereRef('x.path', '=', 'f.path')
+              .where('x.version_id', '=', scope.versionId as number),
+          ),
+        ),
+      )
+      .limit(1)
+      .executeTakeFirst()
+    if (held) {
+      throw conflict(
+        `${repoKey}/${held.path} belongs to release bundle ${held.name} ${held.version}: it cannot be deleted or overwritten while the bundle exists`,
+      )
+    }
+  }
+
   /** Deletes one file's row; the blob goes with the GC once nothing else names it. */
   async deleteFile(repoKey: string, path: string, db: Tx = this.db): Promise<boolean> {
+    await this.assertNotHeld(db, repoKey, { paths: [path] })
     const res = await db.deleteFrom('files').where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
     packagesChanged()
     return Number(res.numDeletedRows) > 0
@@ -242,7 +291,14 @@ export class ArtifactService {
    * every file's blob is stored. An existing version in the repository is a 409 unless `overwrite`.
    */
   async recordVersion(v: NewVersion): Promise<{ packageId: number; versionId: number }> {
-    const result = await this.db.transaction().execute(async (tx) => {
+    const result = await this.db.transaction().execute((tx) => this.recordVersionIn(tx, v))
+    packagesChanged()
+    return result
+  }
+
+  /** recordVersion within the caller's transaction (a received release bundle records all its versions in one). */
+  async recordVersionIn(tx: Tx, v: NewVersion): Promise<{ packageId: number; versionId: number }> {
+    {
       const now = Date.now()
       const pkgId = await this.ensurePackage(tx, v.packageType, v.name, now)
       const row = {
@@ -309,10 +365,9 @@ export class ArtifactService {
         .execute()
       if (becomesLatest && v.tags) await this.setTags(tx, pkgId, v.tags)
       await v.alongside?.(tx, { packageId: pkgId, versionId })
+      packagesChanged()
       return { packageId: pkgId, versionId }
-    })
-    packagesChanged()
-    return result
+    }
   }
 
   async setTags(tx: Tx, pkgId: number, tags: string[]): Promise<void> {
@@ -333,6 +388,7 @@ export class ArtifactService {
     const deleted = await this.db.transaction().execute(async (tx) => {
       const row = await this.findVersion(repoKey, type, name, version, tx)
       if (!row) return false
+      await this.assertNotHeld(tx, repoKey, { versionId: row.id })
       await tx.deleteFrom('files').where('version_id', '=', row.id).execute()
       await tx.deleteFrom('package_versions').where('id', '=', row.id).execute()
       await this.refreshPackage(tx, row.package_id)
@@ -383,6 +439,17 @@ export class ArtifactService {
           .deleteFrom('files')
           .where('repo_key', '=', remote.key)
           .where((eb) => eb(eb.fn.coalesce('last_downloaded_at', 'created_at'), '<', cutoff))
+          // Files a signed release bundle names stay.
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('release_bundle_files as rb')
+                  .select('rb.bundle_id')
+                  .whereRef('rb.repo_key', '=', 'files.repo_key')
+                  .whereRef('rb.path', '=', 'files.path'),
+              ),
+            ),
+          )
           .executeTakeFirst()
         const empty = await tx
           .selectFrom('package_versions as v')

@@ -182,6 +182,12 @@ export class RepositoryService {
     return this.createRow(key, input).finally(() => this.cache.clear())
   }
 
+  /** Creates a repository within the caller's transaction (a received release bundle's). */
+  async createIn(tx: Tx, key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
+    this.cache.clear()
+    return this.insertIn(tx, key, input)
+  }
+
   private async createRow(key: string, input: RepositoryConfigInput): Promise<RepositoryConfig> {
     return this.db.transaction().execute((tx) => this.insertIn(tx, key, input))
   }
@@ -303,6 +309,19 @@ export class RepositoryService {
         .deleteFrom('repository_members')
         .where((eb) => eb.or([eb('member_key', '=', key), eb('virtual_key', '=', key)]))
         .execute()
+      const held = await tx
+        .selectFrom('release_bundle_files as f')
+        .innerJoin('release_bundles as b', 'b.id', 'f.bundle_id')
+        .select(['b.name', 'b.version'])
+        .where('f.repo_key', '=', key)
+        .where('b.state', '=', 'signed')
+        .limit(1)
+        .executeTakeFirst()
+      if (held) {
+        throw conflict(
+          `${key} holds files of release bundle ${held.name} ${held.version}: delete the bundle before the repository`,
+        )
+      }
       await tx.deleteFrom('files').where('repo_key', '=', key).execute()
       await tx.deleteFrom('dist_tags').where('repo_key', '=', key).execute()
       await tx.deleteFrom('package_versions').where('repo_key', '=', key).execute()
