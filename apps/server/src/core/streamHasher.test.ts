@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { DEFER_PAST_BYTES, HASH_RING_BYTES, INLINE_HASH_BYTES, StreamHasher } from './streamHasher.js'
+import { DEFER_PAST_BYTES, HASH_RING_BYTES, INLINE_HASH_BYTES, ringStats, StreamHasher } from './streamHasher.js'
 import { quietFor } from './transfers.js'
 
 const expected = (data: Buffer) => ({
@@ -39,6 +39,21 @@ describe('stream hasher', () => {
     const hasher = new StreamHasher()
     await feed(hasher, data)
     expect(await hasher.digest()).toEqual(expected(data))
+  })
+
+  it('uses the rings of finished uploads again, and their hashes stay right', async () => {
+    // Made per upload, rings were freed late or never (the threads hold a view of each).
+    const before = ringStats().made
+    for (let round = 0; round < 6; round++) {
+      const uploads = Array.from({ length: 3 }, () => crypto.randomBytes(INLINE_HASH_BYTES + 3 * 1024 * 1024 + round))
+      const hashers = uploads.map(() => new StreamHasher())
+      await Promise.all(uploads.map((data, i) => feed(hashers[i] as StreamHasher, data)))
+      const digests = await Promise.all(hashers.map((h) => h.digest()))
+      expect(digests).toEqual(uploads.map((u) => expected(u)))
+    }
+    // 18 uploads, at most three at once: three rings at most were made for them.
+    expect(ringStats().made - before).toBeLessThanOrEqual(3)
+    expect(ringStats().free).toBeGreaterThanOrEqual(3)
   })
 
   it('hashes an upload that just passes the inline limit', async () => {

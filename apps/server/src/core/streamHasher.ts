@@ -42,6 +42,20 @@ const SLOT_BYTES = 2 * 1024 * 1024
 const SLOTS = 4
 /** The memory a large upload's ring takes while it streams. */
 export const HASH_RING_BYTES = SLOTS * SLOT_BYTES
+/**
+ * Rings of finished uploads, used again by the next ones. A ring is shared memory the hashing
+ * threads hold a view of; a thread that hardly allocates hardly collects garbage, so a ring made
+ * per upload was freed late or never: the process grew by about a slot per upload past 1 MB.
+ */
+const freeRings: SharedArrayBuffer[] = []
+const FREE_RINGS_MAX = 8
+/** How many rings wait to be used again, and how many were ever made (tests). */
+export const ringStats = () => ({ free: freeRings.length, made: ringsMade })
+let ringsMade = 0
+const newRing = () => {
+  ringsMade++
+  return new SharedArrayBuffer(HASH_RING_BYTES)
+}
 
 /**
  * One hashing thread per lane. Each keeps the running hashes of every upload it serves (by id)
@@ -156,9 +170,10 @@ export class StreamHasher {
    */
   constructor(
     private readonly required: readonly LaterChecksum[] = [],
-    options: { sha256?: boolean } = {},
+    options: { sha256?: boolean; legacy?: boolean } = {},
   ) {
     if (options.sha256 === false) this.active = ['legacy']
+    if (options.legacy === false) this.active = ['sha256']
   }
 
   /** Takes the next chunk. A promise means: wait for it before sending more. */
@@ -224,7 +239,7 @@ export class StreamHasher {
 
   private start(): void {
     this.endTransfer = transferStarted()
-    this.ring = Buffer.from(new SharedArrayBuffer(HASH_RING_BYTES))
+    this.ring = Buffer.from(freeRings.pop() ?? newRing())
     this.id = threads.register(this)
     for (const lane of this.active) threads.post(lane, { op: 'open', id: this.id, ring: this.ring.buffer })
   }
@@ -308,6 +323,10 @@ export class StreamHasher {
   private finish(error?: Error): void {
     this.endTransfer?.()
     if (this.id) threads.unregister(this.id)
+    // Every lane answered its digest, so every slot was read: the ring may serve another upload. A
+    // dropped upload's ring may still be read for its last slots (whose hashes are thrown away), so
+    // it is left to the garbage collector.
+    if (this.ring && !error && freeRings.length < FREE_RINGS_MAX) freeRings.push(this.ring.buffer as SharedArrayBuffer)
     this.ring = undefined
     if (!error) return
     this.error ??= error
