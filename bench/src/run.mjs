@@ -5,6 +5,7 @@ import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
 import { benchCargo } from './cargo.mjs'
 import { benchClusterKill } from './clusterKill.mjs'
+import { benchDistribution } from './distribution.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchGo } from './go.mjs'
 import { benchImageScan } from './imageScan.mjs'
@@ -39,6 +40,7 @@ const suites = {
   restore: benchRestore,
   reliability: benchReliability,
   'cluster-kill': benchClusterKill,
+  distribution: benchDistribution,
 }
 
 const wanted = process.argv.slice(2)

@@ -21,7 +21,7 @@ export async function startServer(env = {}) {
   // A data dir the caller gives is the caller's to remove.
   const ownDir = !env.TROVE_DATA_DIR
   const dataDir = env.TROVE_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-'))
-  const port = await freePort()
+  const port = env.TROVE_PORT ? Number(env.TROVE_PORT) : await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
   const child = spawn(process.execPath, [main], {

@@ -241,11 +241,19 @@ export class BlobStore {
    * Stores a stream (or buffer), verifying declared checksums and size; returns the content's
    * checksums. `allSums`: the caller answers with sha1 and md5 at once, so they are hashed while
    * the upload streams rather than left for later (and read back from disk to answer).
+   * `sha256Only`: sha1 and md5 are left for later whatever the size (a file arriving ahead of a
+   * signed release bundle, whose manifest carries them).
    */
-  async put(source: Readable | Buffer | string, expected: Expected = {}, options: { allSums?: boolean } = {}): Promise<BlobInfo> {
+  async put(
+    source: Readable | Buffer | string,
+    expected: Expected = {},
+    options: { allSums?: boolean; sha256Only?: boolean } = {},
+  ): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
     const tmpFile = this.tempFile()
-    const hasher = new StreamHasher(options.allSums ? ['sha1', 'md5'] : declaredLater(expected))
+    const hasher = options.sha256Only
+      ? new StreamHasher([], { legacy: false })
+      : new StreamHasher(options.allSums ? ['sha1', 'md5'] : declaredLater(expected))
     const limit = this.maxBytes
     let size = 0
     let info: BlobInfo

@@ -23,6 +23,8 @@ const CLAIM_STALE_MS = 60_000
 /** Retries wait 1 s, 2 s, 4 s … up to a minute. */
 const BACKOFF_BASE_MS = 1000
 const BACKOFF_MAX_MS = 60_000
+/** Files sent to a target at the same time. */
+const SENDERS = 4
 /** Progress is written at most this often while files are sent. */
 const PROGRESS_EVERY_MS = 500
 
@@ -350,14 +352,30 @@ export class Distributor {
         .execute()
     }
     await progress(true)
-    for (const [sha, size] of blobs) {
-      if (this.stopped) throw new Error('the node is stopping')
-      if (present.has(sha)) continue
-      await this.putBlob(target, sha, size)
-      filesDone += countFiles(sha)
-      bytesDone += size * countFiles(sha)
-      await progress()
+    // A few files at a time: each ends with an fsync on the target, which one stream would wait on.
+    const queue = [...blobs].filter(([sha]) => !present.has(sha))
+    const sender = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        if (this.stopped) throw new Error('the node is stopping')
+        const [sha, size] = next
+        await this.putBlob(target, sha, size)
+        filesDone += countFiles(sha)
+        bytesDone += size * countFiles(sha)
+        await progress()
+      }
     }
+    const senders = Array.from({ length: SENDERS }, sender)
+    // The first failure ends the attempt once the others have stopped taking files.
+    const results = await Promise.allSettled(
+      senders.map((p) =>
+        p.catch((error) => {
+          queue.length = 0
+          throw error
+        }),
+      ),
+    )
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed) throw failed.reason
     await progress(true)
     await this.call(target, 'POST', `${DISTRIBUTION_API}/incoming/bundles`, { manifest: manifestText, signature, keyId })
   }

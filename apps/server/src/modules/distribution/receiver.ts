@@ -64,7 +64,9 @@ export class Receiver {
   /** One file ahead of its bundle: kept only if its content has this sha256. */
   async putBlob(sha256: string, body: Readable, size: number | undefined): Promise<void> {
     if (!/^[a-f0-9]{64}$/.test(sha256)) throw badRequest('sha256: expected 64 hex digits')
-    await this.fctx.blobs.put(body, { sha256, ...(size === undefined ? {} : { size }) })
+    // sha1 and md5 are left for later (the background thread, at low priority): the signed manifest
+    // carries them for the file rows, and a distribution is not held back by two more hashes.
+    await this.fctx.blobs.put(body, { sha256, ...(size === undefined ? {} : { size }) }, { sha256Only: true })
   }
 
   async receive(principal: Principal | null, input: IncomingBundle, from: string): Promise<{ created: boolean }> {
