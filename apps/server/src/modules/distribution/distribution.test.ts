@@ -1,52 +1,16 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { BundleDetails } from '@trove/contracts/distribution'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { Front } from '../../../test/front.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 const UI = '/distribution/api/ui'
 const MODULES = { TROVE_MODULES: 'repository,distribution', TROVE_DISTRIBUTION_POLL_MS: '200' }
-
-/**
- * A front for a target that counts what passes and can go down and come back on the same port,
- * as a target node that stops and starts again.
- */
-class Front {
-  server: http.Server | undefined
-  port = 0
-  readonly seen: string[] = []
-  constructor(private readonly target: string) {}
-  async up(): Promise<void> {
-    const upstream = new URL(this.target)
-    this.server = http.createServer((req, res) => {
-      this.seen.push(`${req.method} ${req.url}`)
-      const out = http.request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        },
-      )
-      out.on('error', () => res.destroy())
-      req.pipe(out)
-    })
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve))
-    this.port = (this.server.address() as AddressInfo).port
-  }
-  async down(): Promise<void> {
-    this.server?.closeAllConnections()
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()))
-  }
-  get url() {
-    return `http://127.0.0.1:${this.port}`
-  }
-}
 
 /** Two real nodes on loopback ports: a source where npm and skopeo publish, and a target they install from. */
 describe('release bundles and distribution', () => {
@@ -122,7 +86,7 @@ describe('release bundles and distribution', () => {
     srcToken = await accessToken(source.fastify, srcAdmin)
     tgtToken = await accessToken(target.fastify, tgtAdmin)
     work = tempDir('trove-dist-')
-    front = new Front(targetBase)
+    front = new Front(new URL(targetBase).port)
     await front.up()
     await createRepo(source.fastify, srcAdmin, 'npm-local', { rclass: 'local', packageType: 'npm' })
     await createRepo(source.fastify, srcAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
