@@ -397,10 +397,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         }, Math.min(60, refreshS) * 1000).unref()
       : undefined
 
-  const distribution = await registerDistribution(app, fctx, log.logger.child({ module: 'distribution' }), {
-    id: operations.cluster.id,
-    url: config.baseUrl ?? config.node.url ?? '',
-  })
+  const distribution = await registerDistribution(
+    app,
+    fctx,
+    log.logger.child({ module: 'distribution' }),
+    {
+      id: operations.cluster.id,
+      url: config.baseUrl ?? config.node.url ?? '',
+    },
+    formats,
+  )
 
   const sendIndex = consoleIndex(config.webDir)
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })

@@ -343,6 +343,36 @@ describe('release bundles and distribution', () => {
     expect(del.statusCode).toBe(409)
   })
 
+  it('derives what a format derives on the target: Maven metadata for a version that arrived', async () => {
+    await createRepo(source.fastify, srcAdmin, 'maven-local', { rclass: 'local', packageType: 'maven' })
+    const pom = `<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>demo</artifactId><version>1.0.0</version></project>`
+    for (const [file, body] of [
+      ['demo-1.0.0.pom', pom],
+      ['demo-1.0.0.jar', 'not really a jar'],
+    ] as const) {
+      const res = await fetch(`${sourceBase}/artifactory/maven-local/com/example/demo/1.0.0/${file}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${srcToken}` },
+        body,
+      })
+      expect(res.status).toBe(201)
+    }
+    const made = await src().post(`${UI}/release_bundles`, {
+      name: 'lib',
+      version: '1',
+      sources: [{ type: 'path', repoKey: 'maven-local', path: 'com/example/demo/1.0.0' }],
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    expect((await src().post(`${UI}/release_bundles/lib/1/sign`)).statusCode).toBe(200)
+    await src().post(`${UI}/release_bundles/lib/1/distribute`, { targets: ['edge'] })
+    await distributed('lib', '1', 'edge')
+    const metadata = await fetch(`${targetBase}/artifactory/maven-local/com/example/demo/maven-metadata.xml`, {
+      headers: { authorization: `Bearer ${tgtToken}` },
+    })
+    expect(metadata.status).toBe(200)
+    expect(await metadata.text()).toContain('<version>1.0.0</version>')
+  })
+
   it('finds bundles by a contained file’s checksum, num_of_rows at most', async () => {
     const tarball = (await details('shop', '1.0')).contents.find((f) => f.path.endsWith('.tgz'))
     for (const sum of [tarball?.sha256, tarball?.sha1, tarball?.md5]) {
@@ -457,8 +487,8 @@ describe('release bundles and distribution', () => {
     expect((await tgt().post(`${UI}/retention/run`)).json().removed).toEqual(['shop 1.0'])
     const left = (await tgt().get(`${UI}/release_bundles?origin=target`))
       .json()
-      .bundles.map((b: { version: string }) => b.version)
-    expect(left).toEqual(['1.1'])
+      .bundles.map((b: { name: string; version: string }) => `${b.name} ${b.version}`)
+    expect(left).toEqual(['lib 1', 'shop 1.1'])
     const history = (await tgt().get(`${UI}/history`)).json().entries
     expect(history[0]).toMatchObject({ bundle: 'shop', version: '1.0', action: 'retention', result: 'success' })
     // Its npm version is gone from the target (once the 2 s packument cache has turned over); 1.1.0
@@ -485,7 +515,9 @@ describe('release bundles and distribution', () => {
   it('removes a bundle from its target, and recalls it everywhere', async () => {
     expect((await src().delete(`${UI}/release_bundles/shop/1.1/targets/edge`)).statusCode).toBe(202)
     await waitFor(async () => (await details('shop', '1.1')).distributions[0]?.state === 'deleted')
-    expect((await tgt().get(`${UI}/release_bundles?origin=target`)).json().bundles).toEqual([])
+    expect((await tgt().get(`${UI}/release_bundles?origin=target`)).json().bundles.map((b: { name: string }) => b.name)).toEqual([
+      'lib',
+    ])
     expect((await src().post(`${UI}/release_bundles/shop/1.1/recall`)).statusCode).toBe(202)
     const history = (await src().get(`${UI}/history`)).json().entries.map((e: { action: string }) => e.action)
     expect(history).toEqual(expect.arrayContaining(['recall', 'delete']))

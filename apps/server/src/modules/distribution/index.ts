@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Logger } from 'pino'
 import { notFound } from '../../core/errors.js'
-import type { FormatContext } from '../../formats/types.js'
+import type { Format, FormatContext } from '../../formats/types.js'
 import { BundleService } from './bundles.js'
 import { Distributor } from './distributor.js'
 import { History } from './history.js'
@@ -21,12 +21,23 @@ export async function registerDistribution(
   fctx: FormatContext,
   log: Logger,
   source: { id: string; url: string },
+  formats: readonly Format[],
 ): Promise<DistributionParts & { enabled: boolean; close: () => Promise<void> }> {
   const enabled = fctx.config.node.modules.includes('distribution')
   const keys = new SigningKeys(fctx.db.kysely, fctx.secrets)
   const history = new History(fctx.db.kysely, fctx.authz)
   const bundles = new BundleService(fctx, keys)
-  const receiver = new Receiver(fctx, history, log)
+  // Formats that derive files from others (Maven's metadata) derive them again where a bundle
+  // arrived or left.
+  const hooks = new Map<string, NonNullable<ReturnType<NonNullable<Format['filesChanged']>>>>()
+  for (const f of formats) if (f.filesChanged) hooks.set(f.type, f.filesChanged(fctx))
+  const changed = async (repoKey: string, paths: string[]) => {
+    const repo = await fctx.repos.get(repoKey)
+    const hook = repo && hooks.get(repo.packageType)
+    if (!hook || paths.length === 0) return
+    await hook(repo, paths).catch((err) => log.warn({ err, repoKey }, 'deriving files after a release bundle failed'))
+  }
+  const receiver = new Receiver(fctx, history, log, changed)
   const distributor = new Distributor(fctx, bundles, keys, history, log, source)
   const parts: DistributionParts = { bundles, distributor, receiver, history, keys }
   const onlyWhenEnabled = async (child: FastifyInstance) => {

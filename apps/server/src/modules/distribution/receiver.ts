@@ -27,7 +27,14 @@ export class Receiver {
     private readonly fctx: FormatContext,
     private readonly history: History,
     private readonly log: Logger,
+    private readonly changed: (repoKey: string, paths: string[]) => Promise<void> = async () => {},
   ) {}
+
+  private async derive(files: { repoKey: string; path: string }[]): Promise<void> {
+    const byRepo = new Map<string, string[]>()
+    for (const f of files) byRepo.set(f.repoKey, [...(byRepo.get(f.repoKey) ?? []), f.path])
+    for (const [repoKey, paths] of byRepo) await this.changed(repoKey, paths)
+  }
 
   private get db() {
     return this.fctx.db.kysely
@@ -211,6 +218,7 @@ export class Receiver {
         return true
       })
       this.fctx.repos.forgetAll()
+      if (created) await this.derive(manifest.files)
       if (created) await this.applyRetention(name).catch((err) => this.log.error({ err }, 'bundle retention failed'))
       return { created }
     } catch (error) {
@@ -254,6 +262,7 @@ export class Receiver {
     action: 'delete' | 'retention',
     peer: string | null,
   ): Promise<void> {
+    const gone: { repoKey: string; path: string }[] = []
     const removed = await this.db.transaction().execute(async (tx) => {
       const b = await tx
         .selectFrom('release_bundles')
@@ -284,6 +293,7 @@ export class Receiver {
         if (!row) continue
         if (row.version_id !== null) versions.set(row.version_id, f.repo_key)
         await tx.deleteFrom('files').where('id', '=', row.id).execute()
+        gone.push({ repoKey: f.repo_key, path: f.path })
       }
       for (const [id] of versions) {
         const left = await tx.selectFrom('files').select('id').where('version_id', '=', id).limit(1).executeTakeFirst()
@@ -318,6 +328,7 @@ export class Receiver {
       )
       return true
     })
+    await this.derive(gone)
     if (!removed && action === 'delete') throw notFound(`Release bundle ${name} ${version} is not on this node`)
   }
 
