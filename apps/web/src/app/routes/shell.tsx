@@ -18,7 +18,14 @@ const testedOnly = async ({ context }: { context: RouterContext }) => {
   if ((await runtime()).contextFromCache(context.queryClient).features.tested) return
   throw redirect({ to: previousPath() ?? '/', replace: true })
 }
-const pending = () => screen('pending', () => import('../screens/PendingScreen'), 'PendingScreen')
+
+/** Search params of the release-bundles screen: the top bar's release-bundles search (packages §2). */
+export interface ReleaseBundlesSearch {
+  query?: string
+}
+const releaseBundlesSearch = (search: Record<string, unknown>): ReleaseBundlesSearch => ({
+  query: typeof search.query === 'string' && search.query !== '' ? search.query : undefined,
+})
 
 /**
  * The shell's routes (shell §2): the admin layout with its own screens, teasers, redirects and
@@ -141,17 +148,20 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       path: '/release-bundles',
       staticData: { name: 'release-bundles', title: 'Release bundles' },
       // §2.5: without an activeTab, add one: source with Enterprise+ and distribution, else target.
-      beforeLoad: async ({ context }) => {
+      // The top bar's search lands here with ?query=, which goes along.
+      validateSearch: releaseBundlesSearch,
+      beforeLoad: async ({ context, search }) => {
         const rt = await runtime()
         const tab = rt.releaseBundlesTab(rt.contextFromCache(context.queryClient))
-        throw redirect({ to: '/release-bundles/$activeTab', params: { activeTab: tab }, replace: true })
+        throw redirect({ to: '/release-bundles/$activeTab', params: { activeTab: tab }, search, replace: true })
       },
     }),
     createRoute({
       getParentRoute: () => appLayout,
       path: '/release-bundles/$activeTab',
       staticData: { name: 'release-bundles.tab', title: 'Release bundles' },
-      component: pending(),
+      validateSearch: releaseBundlesSearch,
+      component: screen('release-bundles', () => import('../screens/ReleaseBundlesScreen'), 'ReleaseBundlesScreen'),
     }),
     createRoute({
       getParentRoute: () => appLayout,

@@ -1,0 +1,54 @@
+import { Loader } from '@mantine/core'
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router'
+import { lazy, Suspense, useCallback, useMemo } from 'react'
+import { ReleaseBundlesPage } from '../../features/releaseBundles/ReleaseBundlesPage'
+import { type BundleTab, isBundleTab } from '../../features/releaseBundles/tabs'
+import { useRepositories } from '../../features/repositories/api/listRepositories'
+import { isAdmin } from '../../features/shell/model'
+import type { ReleaseBundlesSearch } from '../routes/shell'
+import { useShellContext } from '../shellContext'
+
+// The packages browser's readme renderer (markdown, sanitized), loaded when notes are first shown.
+const Readme = lazy(() => import('../../features/packages/components/Readme').then((m) => ({ default: m.Readme })))
+
+function ReleaseNotes({ text }: { text: string }) {
+  return (
+    <Suspense fallback={<Loader size="sm" aria-label="Loading the release notes" />}>
+      <Readme text={text} />
+    </Suspense>
+  )
+}
+
+/** /release-bundles/{tab}: the top bar's release-bundles search arrives as ?query= and fills the lists' filter. */
+export function ReleaseBundlesScreen() {
+  const { activeTab } = useParams({ strict: false }) as { activeTab: string }
+  const search = useSearch({ strict: false }) as ReleaseBundlesSearch
+  const navigate = useNavigate()
+  const ctx = useShellContext()
+  const repositories = useRepositories()
+  const tab: BundleTab = isBundleTab(activeTab) ? activeTab : 'source'
+  const onTab = useCallback(
+    (next: BundleTab) =>
+      void navigate({ to: '/release-bundles/$activeTab', params: { activeTab: next }, search: { query: search.query } }),
+    [navigate, search.query],
+  )
+  // The list names types as tools write them (Npm, Docker): the bundle sources want their keys.
+  const repositoryOptions = useMemo(
+    () =>
+      (repositories.data ?? [])
+        .map((r) => ({ key: r.key, packageType: r.packageType.toLowerCase() }))
+        .sort((a, b) => a.key.localeCompare(b.key)),
+    [repositories.data],
+  )
+  return (
+    <ReleaseBundlesPage
+      key={search.query ?? ''}
+      tab={tab}
+      onTab={onTab}
+      admin={isAdmin(ctx)}
+      query={search.query ?? ''}
+      repositories={repositoryOptions}
+      Markdown={ReleaseNotes}
+    />
+  )
+}

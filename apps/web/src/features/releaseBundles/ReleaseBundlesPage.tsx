@@ -1,0 +1,58 @@
+import { Tabs } from '@mantine/core'
+import { ScreenMessages } from '@trove/contracts/messages'
+import { type ComponentType, useState } from 'react'
+import { PageHeader } from '../../ui/PageHeader'
+import type { BundleOrigin } from './api/listBundles'
+import { BundleDrawer, type BundleRef } from './components/BundleDrawer'
+import type { RepositoryOption } from './components/SourceFields'
+import { HistoryTab } from './HistoryTab'
+import { SourceTab } from './SourceTab'
+import { TargetTab } from './TargetTab'
+import type { BundleTab } from './tabs'
+
+export interface ReleaseBundlesPageProps {
+  tab: BundleTab
+  onTab: (tab: BundleTab) => void
+  /** Administrators also see the targets and the retention policy */
+  admin: boolean
+  /** The top bar's release-bundles search: fills the lists' filter */
+  query: string
+  /** Repositories a new bundle's sources may name */
+  repositories: RepositoryOption[]
+  /** The console's markdown renderer, for release notes */
+  Markdown: ComponentType<{ text: string }>
+}
+
+/** /release-bundles/{tab}: bundles made here, bundles received here, and the history of both. */
+export function ReleaseBundlesPage({ tab, onTab, admin, query, repositories, Markdown }: ReleaseBundlesPageProps) {
+  const [open, setOpen] = useState<{ origin: BundleOrigin; bundle: BundleRef } | null>(null)
+  const onOpen = (origin: BundleOrigin, bundle: BundleRef) =>
+    setOpen({ origin, bundle: { name: bundle.name, version: bundle.version } })
+  return (
+    <>
+      <PageHeader title={ScreenMessages.releaseBundlesTitle} />
+      <Tabs value={tab} onChange={(v) => v && onTab(v as BundleTab)} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="source">Source</Tabs.Tab>
+          <Tabs.Tab value="target">Target</Tabs.Tab>
+          <Tabs.Tab value="target-history">Target history</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="source">
+          <SourceTab admin={admin} initialQuery={query} repositories={repositories} Markdown={Markdown} onOpen={onOpen} />
+        </Tabs.Panel>
+        <Tabs.Panel value="target">
+          <TargetTab admin={admin} initialQuery={query} onOpen={onOpen} />
+        </Tabs.Panel>
+        <Tabs.Panel value="target-history">
+          <HistoryTab />
+        </Tabs.Panel>
+      </Tabs>
+      <BundleDrawer
+        origin={open?.origin ?? 'source'}
+        bundle={open?.bundle ?? null}
+        onClose={() => setOpen(null)}
+        Markdown={Markdown}
+      />
+    </>
+  )
+}

@@ -1,0 +1,37 @@
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query'
+import type { BundleDetails, DistributionView } from '@trove/contracts/distribution'
+import { bundlePath, distributionRequest } from './distributionRequest'
+import type { BundleOrigin } from './listBundles'
+
+/** Every bundle's details: what a change to a bundle invalidates. */
+export const bundleDetailsKey = ['releaseBundles', 'details'] as const
+
+/** A distribution the distributor is still working on (sending, or removing from its target). */
+export const inFlight = (d: DistributionView) => d.state === 'waiting' || d.state === 'running' || d.state === 'deleting'
+
+/** How often the details are read again while a distribution is in flight (its progress is written twice a second). */
+export const PROGRESS_POLL_MS = 2000
+
+/** GET /release_bundles/{name}/{version}?origin: contents, signature and distributions. */
+export const bundleDetails = (origin: BundleOrigin, name: string, version: string) =>
+  distributionRequest<BundleDetails>(`/release_bundles${bundlePath(name, version)}`, { query: { origin } })
+
+export const bundleDetailsQuery = (origin: BundleOrigin, name: string, version: string) =>
+  queryOptions({
+    queryKey: [...bundleDetailsKey, origin, name, version],
+    queryFn: () => bundleDetails(origin, name, version),
+    refetchInterval: (query) => (query.state.data?.distributions.some(inFlight) ? PROGRESS_POLL_MS : false),
+  })
+export const useBundleDetails = (origin: BundleOrigin, name: string, version: string) =>
+  useQuery(bundleDetailsQuery(origin, name, version))
+
+/**
+ * The distributions of several signed source bundles (the list's "Distributed to" column: the list
+ * call carries none), read through the same details query the drawer uses, so opening one is instant.
+ */
+export const useDistributionsOf = (bundles: { name: string; version: string }[]) =>
+  useQueries({
+    queries: bundles.map((b) => bundleDetailsQuery('source', b.name, b.version)),
+    combine: (results) =>
+      new Map(results.map((r, i) => [`${bundles[i]?.name}\u0000${bundles[i]?.version}`, r.data?.distributions])),
+  })

@@ -1,0 +1,20 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import type { BundleList } from '@trove/contracts/distribution'
+import { distributionRequest } from './distributionRequest'
+
+export type BundleOrigin = 'source' | 'target'
+
+/** Every list of bundles, whatever its origin and filter: what a change to a bundle invalidates. */
+export const bundleListsKey = ['releaseBundles', 'list'] as const
+
+/** GET /release_bundles?origin&q: the bundles made here (source) or received (target), by name, version or checksum. */
+export const listBundles = (origin: BundleOrigin, q: string) =>
+  distributionRequest<BundleList>('/release_bundles', { query: { origin, q: q.trim() || undefined } })
+
+export const bundlesQuery = (origin: BundleOrigin, q: string) =>
+  queryOptions({
+    queryKey: [...bundleListsKey, origin, q.trim()],
+    queryFn: () => listBundles(origin, q),
+    placeholderData: keepPreviousData,
+  })
+export const useBundles = (origin: BundleOrigin, q: string) => useQuery(bundlesQuery(origin, q))
