@@ -15,7 +15,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../core/errors.js'
 import type { FormatContext } from '../../formats/types.js'
 import type { BundleService } from './bundles.js'
 import type { History } from './history.js'
-import { parseManifest } from './manifest.js'
+import { countFiles, parseManifest } from './manifest.js'
 import type { SigningKeys } from './signing.js'
 
 /** A claim on a distribution row older than this belongs to a node that stopped: another takes it over. */
@@ -87,6 +87,14 @@ export class Distributor {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
     await this.running
+  }
+
+  /**
+   * Where targets reach this node, told to them with its keys: the configured base URL, else the
+   * address the console that asked for a distribution used.
+   */
+  learnUrl(url: string): void {
+    if (!this.source.url) this.source.url = url.replace(/\/+$/, '')
   }
 
   /** Runs what is due now (again once the current pass ends, if one is running). */
@@ -290,7 +298,7 @@ export class Distributor {
         peer: row.target,
         actor: row.actor,
         result: 'success',
-        detail: `${row.files_total} files to ${row.target}`,
+        detail: `${countFiles(row.files_total)} to ${row.target}`,
       })
     } catch (error) {
       const message =

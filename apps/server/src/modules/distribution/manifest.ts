@@ -41,3 +41,6 @@ export function parseManifest(text: string): BundleManifest {
   }
   return m
 }
+
+/** `1 file`, `2 files`: for the history's details. */
+export const countFiles = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`

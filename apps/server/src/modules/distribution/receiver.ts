@@ -9,7 +9,7 @@ import { RETENTION_SETTING } from '../operations/routes.js'
 import type { Tx } from '../repositories/repo.js'
 import { getSetting, setSetting } from '../settings/repo.js'
 import type { History } from './history.js'
-import { parseManifest } from './manifest.js'
+import { countFiles, parseManifest } from './manifest.js'
 import { verifySignature } from './signing.js'
 
 export const RETENTION_POLICY_SETTING = 'bundles.retention'
@@ -211,7 +211,7 @@ export class Receiver {
             peer: key.source_url || from,
             actor: principal?.name ?? null,
             result: 'success',
-            detail: `${manifest.files.length} files, signature ${input.keyId} verified`,
+            detail: `${countFiles(manifest.files.length)}, signature ${input.keyId} verified`,
           },
           tx,
         )
@@ -322,7 +322,7 @@ export class Receiver {
           peer,
           actor: principal?.name ?? null,
           result: 'success',
-          detail: action === 'retention' ? 'removed by the retention policy' : `${files.length} files removed`,
+          detail: action === 'retention' ? 'removed by the retention policy' : `${countFiles(files.length)} removed`,
         },
         tx,
       )

@@ -25,6 +25,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
+import type { FormatContext } from '../../formats/types.js'
 import type { BundleService } from './bundles.js'
 import type { Distributor } from './distributor.js'
 import type { History } from './history.js'
@@ -48,7 +49,7 @@ export interface DistributionParts {
 
 /** The console's calls, under /distribution/api/ui. */
 export const distributionUiRoutes =
-  (ctx: AppContext, d: DistributionParts): FastifyPluginAsyncZod =>
+  (ctx: FormatContext, d: DistributionParts): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/release_bundles',
@@ -153,6 +154,7 @@ export const distributionUiRoutes =
       },
       async (request, reply) => {
         const principal = await ctx.principal(request)
+        d.distributor.learnUrl(ctx.baseUrl(request))
         await d.distributor.distribute(principal, request.params.name, request.params.version, request.body.targets)
         return reply.code(202).send(await d.bundles.details(principal, request.params.name, request.params.version, 'source'))
       },
@@ -237,7 +239,10 @@ export const distributionUiRoutes =
           body: TargetInput,
         },
       },
-      async (request) => d.distributor.putTarget(await ctx.principal(request), request.params.name, request.body),
+      async (request) => {
+        d.distributor.learnUrl(ctx.baseUrl(request))
+        return d.distributor.putTarget(await ctx.principal(request), request.params.name, request.body)
+      },
     )
     app.delete(
       '/targets/:name',

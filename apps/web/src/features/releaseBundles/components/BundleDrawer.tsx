@@ -153,7 +153,8 @@ function BundleBody({
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center">
+      {/* The actions stay at the left: notifications appear at the top right, over the drawer's corner. */}
+      <Stack gap="sm">
         <Group gap="xs">
           <BundleStateBadge state={b.state} />
           {origin === 'target' && <VerifiedBadge verified={b.verified} />}
@@ -181,7 +182,7 @@ function BundleBody({
             Delete
           </Button>
         </Group>
-      </Group>
+      </Stack>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={4}>
         <Fact label={origin === 'source' ? 'Created' : 'Received'}>
