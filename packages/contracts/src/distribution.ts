@@ -63,7 +63,8 @@ export const UpdateBundle = z
   .meta({ id: 'UpdateBundle' })
 export type UpdateBundle = z.infer<typeof UpdateBundle>
 
-export const BUNDLE_STATES = ['open', 'signed'] as const
+/** open: still changing; signed: frozen; distributed: signed and whole on at least one target (source side). */
+export const BUNDLE_STATES = ['open', 'signed', 'distributed'] as const
 export const BUNDLE_ORIGINS = ['source', 'target'] as const
 export const DISTRIBUTION_STATES = ['waiting', 'running', 'completed', 'failed', 'deleting', 'deleted'] as const
 

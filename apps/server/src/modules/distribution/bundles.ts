@@ -45,11 +45,11 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${out}$`)
 }
 
-const summaryOf = (b: BundleRow, files: number, size: number): BundleSummary => ({
+const summaryOf = (b: BundleRow, files: number, size: number, distributed: boolean): BundleSummary => ({
   name: b.name,
   version: b.version,
   description: b.description,
-  state: b.state,
+  state: b.state === 'signed' && distributed ? 'distributed' : b.state,
   origin: b.origin,
   createdBy: b.created_by,
   createdAt: Number(b.created_at),
@@ -194,6 +194,15 @@ export class BundleService {
       .select((eb) => [
         eb.fn.count<number>('f.path').as('files'),
         eb.fn.coalesce(eb.fn.sum<number>('f.size'), eb.lit(0)).as('size'),
+        eb
+          .exists(
+            eb
+              .selectFrom('distributions as d')
+              .select('d.id')
+              .whereRef('d.bundle_id', '=', 'b.id')
+              .where('d.state', '=', 'completed'),
+          )
+          .as('distributed'),
       ])
       .where('b.origin', '=', origin)
       .groupBy('b.id')
@@ -220,7 +229,7 @@ export class BundleService {
     const out: BundleSummary[] = []
     for (const r of rows) {
       if (principal && (await this.fctx.authz.canOnReleaseBundle(principal, 'read', r.name)))
-        out.push(summaryOf(r, Number(r.files), Number(r.size)))
+        out.push(summaryOf(r, Number(r.files), Number(r.size), Boolean(r.distributed)))
     }
     return out
   }
@@ -260,6 +269,7 @@ export class BundleService {
         b,
         files.length,
         files.reduce((s, f) => s + Number(f.size), 0),
+        distributions.some((d) => d.state === 'completed'),
       ),
       releaseNotes: b.release_notes,
       keyId: b.key_id,

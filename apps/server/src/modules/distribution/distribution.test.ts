@@ -287,6 +287,7 @@ describe('release bundles and distribution', () => {
     const res = await src().post(`${UI}/release_bundles/shop/1.0/distribute`, { targets: ['edge'] })
     expect(res.statusCode, res.body).toBe(202)
     await distributed('shop', '1.0', 'edge')
+    expect((await details('shop', '1.0')).state).toBe('distributed')
     const d = (await details('shop', '1.0')).distributions[0]
     expect(d).toMatchObject({ filesDone: d?.filesTotal, bytesDone: d?.bytesTotal, lastError: null })
 

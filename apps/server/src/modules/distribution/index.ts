@@ -77,10 +77,20 @@ export async function registerDistribution(
       },
     )
   })
-  if (enabled && fctx.config.workers.index <= 1) distributor.start(fctx.config.distribution.pollMs)
+  const first = enabled && fctx.config.workers.index <= 1
+  if (first) distributor.start(fctx.config.distribution.pollMs)
+  // Retention by age also applies when nothing arrives: the first worker looks once an hour.
+  const retentionTimer = first
+    ? setInterval(() => {
+        receiver.applyRetention().catch((err) => log.error({ err }, 'bundle retention failed'))
+      }, 3600_000).unref()
+    : undefined
   return {
     ...parts,
     enabled,
-    close: () => distributor.stop(),
+    close: async () => {
+      if (retentionTimer) clearInterval(retentionTimer)
+      await distributor.stop()
+    },
   }
 }

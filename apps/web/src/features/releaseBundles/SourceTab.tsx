@@ -69,7 +69,7 @@ export function SourceTab({ admin, initialQuery, repositories, Markdown, onOpen 
 function SourceTable({ bundles, onOpen }: { bundles: BundleSummary[]; onOpen: (b: BundleRef) => void }) {
   const paged = usePaged(bundles)
   // The list call carries no distributions: the signed bundles on this page are read one by one.
-  const signed = useMemo(() => paged.rows.filter((b) => b.state === 'signed'), [paged.rows])
+  const signed = useMemo(() => paged.rows.filter((b) => b.state !== 'open'), [paged.rows])
   const distributions = useDistributionsOf(signed)
   return (
     <Stack gap="xs">

@@ -18,10 +18,10 @@ const DISTRIBUTION_COLORS: Record<DistributionView['state'], string> = {
   deleted: 'gray',
 }
 
-/** A bundle's state: open (still changing) or signed (frozen). */
+/** A bundle's state: open (still changing), signed (frozen), distributed (whole on a target). */
 export function BundleStateBadge({ state }: { state: BundleSummary['state'] }) {
   return (
-    <Badge {...dot} color={state === 'signed' ? 'green' : 'yellow'}>
+    <Badge {...dot} color={state === 'open' ? 'yellow' : state === 'distributed' ? 'blue' : 'green'}>
       {state}
     </Badge>
   )

@@ -168,7 +168,7 @@ function BundleBody({
               Sign
             </Button>
           )}
-          {origin === 'source' && b.state === 'signed' && (
+          {origin === 'source' && b.state !== 'open' && (
             <Button size="sm" onClick={() => setDistributing(true)}>
               Distribute
             </Button>
