@@ -257,6 +257,12 @@ export const BundleManifest = z.object({
 })
 export type BundleManifest = z.infer<typeof BundleManifest>
 
+/** A signed bundle's manifest as signed, with its signature: anyone may check it with the published key. */
+export const SignedManifest = z
+  .object({ manifest: z.string(), signature: z.string(), keyId: z.string() })
+  .meta({ id: 'SignedManifest' })
+export type SignedManifest = z.infer<typeof SignedManifest>
+
 /** Node to node: a signed bundle handed to a target once its files are there. */
 export const IncomingBundle = z
   .object({ manifest: z.string().max(64 * 1024 * 1024), signature: z.string().max(1000), keyId: z.string().max(200) })

@@ -291,6 +291,19 @@ export class BundleService {
     }
   }
 
+  /** The canonical manifest text that was signed, and the signature (404 while the bundle is open). */
+  async signedManifest(
+    principal: Principal | null,
+    name: string,
+    version: string,
+    origin: 'source' | 'target',
+  ): Promise<{ manifest: string; signature: string; keyId: string }> {
+    await this.may(principal, 'read', name)
+    const b = await this.find(name, version, origin)
+    if (!b.manifest || !b.signature || !b.key_id) throw notFound(`Release bundle ${name} ${version} is not signed yet`)
+    return { manifest: b.manifest, signature: b.signature, keyId: b.key_id }
+  }
+
   /** Bundles holding a file with this checksum (sha256, sha1 or md5 by its length), readable by the caller. */
   async lookup(principal: Principal | null, checksum: string, limit: number): Promise<ChecksumMatch[]> {
     const sum = checksum.trim().toLowerCase()

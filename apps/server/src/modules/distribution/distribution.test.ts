@@ -3,19 +3,96 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { BundleDetails } from '@trove/contracts/distribution'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { run, writeFiles } from '../../../test/clients.js'
+import { ADMIN_PASSWORD, ServerProcess } from '../../../test/crash.js'
 import { Front } from '../../../test/front.js'
 import { writeOciImage } from '../../../test/ociImage.js'
-import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import { tempDir, throwawayDatabase } from '../../../test/testApp.js'
 
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 const UI = '/distribution/api/ui'
 const MODULES = { TROVE_MODULES: 'repository,distribution', TROVE_DISTRIBUTION_POLL_MS: '200' }
 
-/** Two real nodes on loopback ports: a source where npm and skopeo publish, and a target they install from. */
+interface Session {
+  cookie: string
+  csrf: string
+}
+interface Answer {
+  statusCode: number
+  body: string
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads answers as inject's json() does
+  json: () => any
+}
+
+/** A built node as a process of its own, called over HTTP the way inject was. */
+class Node {
+  private constructor(
+    readonly process: ServerProcess,
+    private readonly drop: () => Promise<void>,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<Node> {
+    const db = await throwawayDatabase()
+    const p = new ServerProcess(tempDir('trove-dist-node-'), db.url)
+    await p.start(env)
+    return new Node(p, db.drop)
+  }
+
+  get url(): string {
+    return this.process.url
+  }
+
+  async inject(r: { method: string; url: string; headers?: Record<string, string>; payload?: object }): Promise<Answer> {
+    const res = await fetch(`${this.url}${r.url}`, {
+      method: r.method,
+      headers: { ...(r.payload === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
+      body: r.payload === undefined ? undefined : JSON.stringify(r.payload),
+    })
+    const body = await res.text()
+    return { statusCode: res.status, body, json: () => JSON.parse(body) }
+  }
+
+  async signIn(user = 'admin', password = ADMIN_PASSWORD): Promise<Session> {
+    const res = await fetch(`${this.url}/ui/api/v1/ui/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user, password, type: 'login' }),
+    })
+    if (res.status !== 200) throw new Error(`sign-in: ${res.status}`)
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    return { cookie, csrf: /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? '' }
+  }
+
+  async token(s: Session): Promise<string> {
+    const res = await this.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: sessionHeaders(s),
+      payload: { expiresIn: 3600 },
+    })
+    return res.json().access_token
+  }
+
+  async createRepo(s: Session, key: string, body: object): Promise<void> {
+    const res = await this.inject({ method: 'PUT', url: `/api/repositories/${key}`, headers: sessionHeaders(s), payload: body })
+    if (res.statusCode !== 201) throw new Error(`create ${key}: ${res.statusCode} ${res.body}`)
+  }
+
+  async close(): Promise<void> {
+    await this.process.stop()
+    await this.drop()
+    fs.rmSync(this.process.dataDir, { recursive: true, force: true })
+  }
+}
+const sessionHeaders = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf })
+
+/** Two built nodes, each a process of its own: a source where npm and skopeo publish, and a target they install from. */
 describe('release bundles and distribution', () => {
-  let source: TestApp
-  let target: TestApp
+  let source: Node
+  let target: Node
   let sourceBase: string
   let targetBase: string
   let srcAdmin: Session
@@ -42,13 +119,13 @@ describe('release bundles and distribution', () => {
       cwd: work,
       env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
     })
-  const api = (t: TestApp, s: Session) => ({
-    get: (url: string) => t.fastify.inject({ method: 'GET', url, headers: sessionHeaders(s) }),
+  const api = (t: Node, s: Session) => ({
+    get: (url: string) => t.inject({ method: 'GET', url, headers: sessionHeaders(s) }),
     post: (url: string, payload?: object) =>
-      t.fastify.inject({ method: 'POST', url, headers: sessionHeaders(s), payload: payload ?? {} }),
-    put: (url: string, payload: object) => t.fastify.inject({ method: 'PUT', url, headers: sessionHeaders(s), payload }),
-    patch: (url: string, payload: object) => t.fastify.inject({ method: 'PATCH', url, headers: sessionHeaders(s), payload }),
-    delete: (url: string) => t.fastify.inject({ method: 'DELETE', url, headers: sessionHeaders(s) }),
+      t.inject({ method: 'POST', url, headers: sessionHeaders(s), payload: payload ?? {} }),
+    put: (url: string, payload: object) => t.inject({ method: 'PUT', url, headers: sessionHeaders(s), payload }),
+    patch: (url: string, payload: object) => t.inject({ method: 'PATCH', url, headers: sessionHeaders(s), payload }),
+    delete: (url: string) => t.inject({ method: 'DELETE', url, headers: sessionHeaders(s) }),
   })
   const src = () => api(source, srcAdmin)
   const tgt = () => api(target, tgtAdmin)
@@ -77,20 +154,20 @@ describe('release bundles and distribution', () => {
     waitFor(async () => (await details(name, version)).distributions.find((d) => d.target === to)?.state === 'completed')
 
   beforeAll(async () => {
-    source = await createTestApp(MODULES)
-    target = await createTestApp(MODULES)
-    sourceBase = await listen(source.fastify)
-    targetBase = await listen(target.fastify)
-    srcAdmin = await signIn(source.fastify)
-    tgtAdmin = await signIn(target.fastify)
-    srcToken = await accessToken(source.fastify, srcAdmin)
-    tgtToken = await accessToken(target.fastify, tgtAdmin)
+    source = await Node.start(MODULES)
+    target = await Node.start(MODULES)
+    sourceBase = source.url
+    targetBase = target.url
+    srcAdmin = await source.signIn()
+    tgtAdmin = await target.signIn()
+    srcToken = await source.token(srcAdmin)
+    tgtToken = await target.token(tgtAdmin)
     work = tempDir('trove-dist-')
     front = new Front(new URL(targetBase).port)
     await front.up()
-    await createRepo(source.fastify, srcAdmin, 'npm-local', { rclass: 'local', packageType: 'npm' })
-    await createRepo(source.fastify, srcAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
-    await createRepo(source.fastify, srcAdmin, 'files', { rclass: 'local', packageType: 'generic' })
+    await source.createRepo(srcAdmin, 'npm-local', { rclass: 'local', packageType: 'npm' })
+    await source.createRepo(srcAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
+    await source.createRepo(srcAdmin, 'files', { rclass: 'local', packageType: 'generic' })
     await publish(path.join(work, 'v1'), '1.0.0')
     await publish(path.join(work, 'v2'), '1.1.0')
     image = writeOciImage(path.join(work, 'image'), { content: `shipped ${Date.now()}\n`, tag: '1.0' })
@@ -150,11 +227,7 @@ describe('release bundles and distribution', () => {
     }
     const key = keys.keys.find((k) => k.id === b.keyId)
     expect(key?.active).toBe(true)
-    const row = await source.app.db.kysely
-      .selectFrom('release_bundles')
-      .select('manifest')
-      .where('name', '=', 'shop')
-      .executeTakeFirstOrThrow()
+    const row = (await src().get(`${UI}/release_bundles/shop/1.0/manifest`)).json()
     expect(
       crypto.verify(
         null,
@@ -167,7 +240,7 @@ describe('release bundles and distribution', () => {
   })
 
   it('keeps the files of a signed bundle from being deleted or overwritten, naming the bundle', async () => {
-    const tree = await source.fastify.inject({
+    const tree = await source.inject({
       method: 'DELETE',
       url: '/ui/api/v1/ui/artifacts/node?repoKey=npm-local&path=hello-bundle/-/hello-bundle-1.0.0.tgz',
       headers: sessionHeaders(srcAdmin),
@@ -227,14 +300,14 @@ describe('release bundles and distribution', () => {
   })
 
   it('refuses a bundle naming a file the creator cannot read, and makes nothing', async () => {
-    const made = await source.fastify.inject({
+    const made = await source.inject({
       method: 'POST',
       url: '/ui/api/v1/ui/admin/users',
       headers: sessionHeaders(srcAdmin),
       payload: { name: 'dev', email: 'dev@example.com', password: 'dev-password-123' },
     })
     expect(made.statusCode, made.body).toBeLessThan(300)
-    const grant = await source.fastify.inject({
+    const grant = await source.inject({
       method: 'POST',
       url: '/ui/api/v1/ui/admin/permissions',
       headers: sessionHeaders(srcAdmin),
@@ -251,7 +324,7 @@ describe('release bundles and distribution', () => {
       },
     })
     expect(grant.statusCode, grant.body).toBe(201)
-    const dev = await signIn(source.fastify, 'dev', 'dev-password-123')
+    const dev = await source.signIn('dev', 'dev-password-123')
     const res = await api(source, dev).post(`${UI}/release_bundles`, {
       name: 'sneaky',
       version: '1',
@@ -262,9 +335,9 @@ describe('release bundles and distribution', () => {
     })
     expect(res.statusCode, res.body).toBe(403)
     expect(res.json().errors[0].message).toBe('You may not read npm-local, so its files cannot go into a release bundle')
-    expect(await source.app.db.kysely.selectFrom('release_bundles').select('id').where('name', '=', 'sneaky').execute()).toEqual(
-      [],
-    )
+    const names = async (t: () => ReturnType<typeof src>, origin: string) =>
+      (await t().get(`${UI}/release_bundles?origin=${origin}`)).json().bundles.map((b: { name: string }) => b.name)
+    expect(await names(src, 'source')).not.toContain('sneaky')
     // What they may read goes in.
     const ok = await api(source, dev).post(`${UI}/release_bundles`, {
       name: 'mine',
@@ -336,7 +409,7 @@ describe('release bundles and distribution', () => {
     const tgtHistory = (await tgt().get(`${UI}/history`)).json().entries
     expect(tgtHistory[0]).toMatchObject({ bundle: 'shop', version: '1.0', action: 'receive', result: 'success' })
     // The received files are held on the target too.
-    const del = await target.fastify.inject({
+    const del = await target.inject({
       method: 'DELETE',
       url: '/ui/api/v1/ui/artifacts/node?repoKey=npm-local&path=hello-bundle/-/hello-bundle-1.0.0.tgz',
       headers: sessionHeaders(tgtAdmin),
@@ -345,7 +418,7 @@ describe('release bundles and distribution', () => {
   })
 
   it('derives what a format derives on the target: Maven metadata for a version that arrived', async () => {
-    await createRepo(source.fastify, srcAdmin, 'maven-local', { rclass: 'local', packageType: 'maven' })
+    await source.createRepo(srcAdmin, 'maven-local', { rclass: 'local', packageType: 'maven' })
     const pom = `<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>demo</artifactId><version>1.0.0</version></project>`
     for (const [file, body] of [
       ['demo-1.0.0.pom', pom],
@@ -396,11 +469,7 @@ describe('release bundles and distribution', () => {
   })
 
   it('refuses a tampered manifest or an unknown key on the target, and nothing becomes visible', async () => {
-    const row = await source.app.db.kysely
-      .selectFrom('release_bundles')
-      .selectAll()
-      .where('name', '=', 'shop')
-      .executeTakeFirstOrThrow()
+    const row = (await src().get(`${UI}/release_bundles/shop/1.0/manifest`)).json()
     const tampered = (row.manifest as string).replace('"name":"shop"', '"name":"shoq"')
     const send = (body: object) =>
       fetch(`${targetBase}/distribution/api/v1/incoming/bundles`, {
@@ -408,16 +477,16 @@ describe('release bundles and distribution', () => {
         headers: { authorization: `Bearer ${tgtToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
-    const bad = await send({ manifest: tampered, signature: row.signature, keyId: row.key_id })
+    const bad = await send({ manifest: tampered, signature: row.signature, keyId: row.keyId })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as { errors: { message: string }[] }).errors[0]?.message).toBe(
-      `Refused bundle shoq 1.0: its signature does not verify with ${row.key_id}`,
+      `Refused bundle shoq 1.0: its signature does not verify with ${row.keyId}`,
     )
     const unknown = await send({ manifest: row.manifest, signature: row.signature, keyId: 'ed25519:0000' })
     expect(unknown.status).toBe(400)
-    expect(await target.app.db.kysely.selectFrom('release_bundles').select('name').where('name', '=', 'shoq').execute()).toEqual(
-      [],
-    )
+    expect(
+      (await tgt().get(`${UI}/release_bundles?origin=target`)).json().bundles.map((b: { name: string }) => b.name),
+    ).not.toContain('shoq')
     const history = (await tgt().get(`${UI}/history`)).json().entries
     expect(history[0]).toMatchObject({ action: 'receive', result: 'failure' })
     // A file whose content does not match its sha256 is not kept.
@@ -430,25 +499,20 @@ describe('release bundles and distribution', () => {
   })
 
   it('ends two concurrent receptions of one bundle in one copy', async () => {
-    const row = await source.app.db.kysely
-      .selectFrom('release_bundles')
-      .selectAll()
-      .where('name', '=', 'shop')
-      .executeTakeFirstOrThrow()
+    const row = (await src().get(`${UI}/release_bundles/shop/1.0/manifest`)).json()
     await tgt().delete(`${UI}/release_bundles/shop/1.0?origin=target`)
     const answers = await Promise.all(
       [1, 2, 3].map(() =>
         fetch(`${targetBase}/distribution/api/v1/incoming/bundles`, {
           method: 'POST',
           headers: { authorization: `Bearer ${tgtToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ manifest: row.manifest, signature: row.signature, keyId: row.key_id }),
+          body: JSON.stringify({ manifest: row.manifest, signature: row.signature, keyId: row.keyId }),
         }).then((r) => r.status),
       ),
     )
     expect(answers.sort()).toEqual([200, 200, 201])
-    expect(
-      await target.app.db.kysely.selectFrom('release_bundles').select('id').where('name', '=', 'shop').execute(),
-    ).toHaveLength(1)
+    const received = (await tgt().get(`${UI}/release_bundles?origin=target`)).json().bundles
+    expect(received.filter((b: { name: string }) => b.name === 'shop')).toHaveLength(1)
   })
 
   it('resends nothing the target holds, and a target that was down gets the bundle when it is back', async () => {
@@ -525,9 +589,9 @@ describe('release bundles and distribution', () => {
   })
 
   it('answers 404 on a node without the module, which the console reads as off', async () => {
-    const plain = await createTestApp()
+    const plain = await Node.start({})
     try {
-      const admin = await signIn(plain.fastify)
+      const admin = await plain.signIn()
       expect((await api(plain, admin).get('/ui/api/v1/ui/bundle/retention/config/enable')).statusCode).toBe(404)
       expect((await api(plain, admin).get(`${UI}/release_bundles`)).statusCode).toBe(404)
     } finally {

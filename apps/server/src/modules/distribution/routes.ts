@@ -15,6 +15,7 @@ import {
   HistoryQuery,
   IncomingBundle,
   RetentionPolicy,
+  SignedManifest,
   SigningKey,
   SigningKeys as SigningKeysView,
   TargetInput,
@@ -91,6 +92,21 @@ export const distributionUiRoutes =
       },
       async (request) =>
         d.bundles.details(await ctx.principal(request), request.params.name, request.params.version, request.query.origin),
+    )
+    app.get(
+      '/release_bundles/:name/:version/manifest',
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: 'The manifest as signed (canonical JSON) and its signature, to check with the published key',
+          params: Address,
+          querystring: Origin,
+          response: { 200: SignedManifest },
+        },
+      },
+      async (request) =>
+        d.bundles.signedManifest(await ctx.principal(request), request.params.name, request.params.version, request.query.origin),
     )
     app.patch(
       '/release_bundles/:name/:version',
