@@ -111,6 +111,8 @@ export const BundleSummary = z
     /** Target bundles: where it came from, and whether its signature and files checked out. */
     sourceUrl: z.string().nullable(),
     verified: z.boolean(),
+    /** Source bundles: each target it was sent to, and how that stands. */
+    distributedTo: z.array(z.object({ target: z.string(), state: z.enum(DISTRIBUTION_STATES) })).default([]),
   })
   .meta({ id: 'BundleSummary' })
 export type BundleSummary = z.infer<typeof BundleSummary>

@@ -45,11 +45,11 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${out}$`)
 }
 
-const summaryOf = (b: BundleRow, files: number, size: number, distributed: boolean): BundleSummary => ({
+const summaryOf = (b: BundleRow, files: number, size: number, distributedTo: BundleSummary['distributedTo']): BundleSummary => ({
   name: b.name,
   version: b.version,
   description: b.description,
-  state: b.state === 'signed' && distributed ? 'distributed' : b.state,
+  state: b.state === 'signed' && distributedTo.some((d) => d.state === 'completed') ? 'distributed' : b.state,
   origin: b.origin,
   createdBy: b.created_by,
   createdAt: Number(b.created_at),
@@ -58,6 +58,7 @@ const summaryOf = (b: BundleRow, files: number, size: number, distributed: boole
   size,
   sourceUrl: b.source_url,
   verified: b.verified === 1,
+  distributedTo,
 })
 
 /**
@@ -194,15 +195,6 @@ export class BundleService {
       .select((eb) => [
         eb.fn.count<number>('f.path').as('files'),
         eb.fn.coalesce(eb.fn.sum<number>('f.size'), eb.lit(0)).as('size'),
-        eb
-          .exists(
-            eb
-              .selectFrom('distributions as d')
-              .select('d.id')
-              .whereRef('d.bundle_id', '=', 'b.id')
-              .where('d.state', '=', 'completed'),
-          )
-          .as('distributed'),
       ])
       .where('b.origin', '=', origin)
       .groupBy('b.id')
@@ -226,10 +218,21 @@ export class BundleService {
       )
     }
     const rows = await query.execute()
+    const sent = new Map<number, BundleSummary['distributedTo']>()
+    const ids = rows.map((r) => r.id)
+    for (let i = 0; i < ids.length; i += 500) {
+      const ds = await this.db
+        .selectFrom('distributions')
+        .select(['bundle_id', 'target', 'state'])
+        .where('bundle_id', 'in', ids.slice(i, i + 500))
+        .orderBy('target')
+        .execute()
+      for (const d of ds) sent.set(d.bundle_id, [...(sent.get(d.bundle_id) ?? []), { target: d.target, state: d.state }])
+    }
     const out: BundleSummary[] = []
     for (const r of rows) {
       if (principal && (await this.fctx.authz.canOnReleaseBundle(principal, 'read', r.name)))
-        out.push(summaryOf(r, Number(r.files), Number(r.size), Boolean(r.distributed)))
+        out.push(summaryOf(r, Number(r.files), Number(r.size), sent.get(r.id) ?? []))
     }
     return out
   }
@@ -269,7 +272,7 @@ export class BundleService {
         b,
         files.length,
         files.reduce((s, f) => s + Number(f.size), 0),
-        distributions.some((d) => d.state === 'completed'),
+        distributions.map((d) => ({ target: d.target, state: d.state })),
       ),
       releaseNotes: b.release_notes,
       keyId: b.key_id,

@@ -361,6 +361,8 @@ describe('release bundles and distribution', () => {
     expect(res.statusCode, res.body).toBe(202)
     await distributed('shop', '1.0', 'edge')
     expect((await details('shop', '1.0')).state).toBe('distributed')
+    const listed = (await src().get(`${UI}/release_bundles`)).json().bundles.find((b: { name: string }) => b.name === 'shop')
+    expect(listed).toMatchObject({ state: 'distributed', distributedTo: [{ target: 'edge', state: 'completed' }] })
     const d = (await details('shop', '1.0')).distributions[0]
     expect(d).toMatchObject({ filesDone: d?.filesTotal, bytesDone: d?.bytesTotal, lastError: null })
 

@@ -16,6 +16,7 @@ export const summary = (over: Partial<BundleSummary> = {}): BundleSummary => ({
   size: 3 * 1024 * 1024,
   sourceUrl: null,
   verified: false,
+  distributedTo: [],
   ...over,
 })
 
