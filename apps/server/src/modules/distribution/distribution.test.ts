@@ -419,6 +419,27 @@ describe('release bundles and distribution', () => {
     expect(del.statusCode).toBe(409)
   })
 
+  it('refuses a bundle whose repository is of another kind on the target, and says why on the source', async () => {
+    await target.createRepo(tgtAdmin, 'files', { rclass: 'local', packageType: 'npm' })
+    expect((await src().post(`${UI}/release_bundles/mine/1/sign`)).statusCode).toBe(200)
+    await src().post(`${UI}/release_bundles/mine/1/distribute`, { targets: ['edge'] })
+    await waitFor(async () => ((await details('mine', '1')).distributions[0]?.attempts ?? 0) >= 1)
+    const failed = (await details('mine', '1')).distributions[0]
+    expect(failed).toMatchObject({
+      state: 'failed',
+      lastError: 'The target answered 409: Repository files here is a local npm repository: the bundle needs a local generic one',
+    })
+    const names = (await tgt().get(`${UI}/release_bundles?origin=target`)).json().bundles.map((b: { name: string }) => b.name)
+    expect(names).not.toContain('mine')
+    expect((await tgt().get(`${UI}/history`)).json().entries[0]).toMatchObject({
+      bundle: 'mine',
+      action: 'receive',
+      result: 'failure',
+    })
+    // Stop trying: the bundle goes from the source.
+    expect((await src().delete(`${UI}/release_bundles/mine/1`)).statusCode).toBe(204)
+  })
+
   it('derives what a format derives on the target: Maven metadata for a version that arrived', async () => {
     await source.createRepo(srcAdmin, 'maven-local', { rclass: 'local', packageType: 'maven' })
     const pom = `<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>demo</artifactId><version>1.0.0</version></project>`

@@ -94,6 +94,16 @@ export class Receiver {
         throw badRequest(`Refused bundle ${name} ${version}: it is signed by ${input.keyId}, a key this node does not trust`)
       if (!verifySignature(key.public_key, input.manifest, input.signature))
         throw badRequest(`Refused bundle ${name} ${version}: its signature does not verify with ${input.keyId}`)
+      // Touched first, so the garbage collector (which frees blobs untouched for an hour that nothing
+      // names) spares the files that arrived ahead while this bundle makes them named.
+      const shas = [...new Set(manifest.files.map((f) => f.sha256))]
+      for (let i = 0; i < shas.length; i += 500) {
+        await this.db
+          .updateTable('blobs')
+          .set({ touched_at: Date.now() })
+          .where('sha256', 'in', shas.slice(i, i + 500))
+          .execute()
+      }
       for (const f of manifest.files) {
         const info = await this.fctx.blobs.info(f.sha256)
         if (!info) throw badRequest(`Refused bundle ${name} ${version}: ${f.repoKey}/${f.path} has not arrived`)
@@ -222,7 +232,7 @@ export class Receiver {
       if (created) await this.applyRetention(name).catch((err) => this.log.error({ err }, 'bundle retention failed'))
       return { created }
     } catch (error) {
-      if (error instanceof HttpError && error.status === 400) {
+      if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
         this.log.warn({ bundle: name, version, err: error.message }, 'refused a release bundle')
         await this.history.add({
           bundle: name.slice(0, 128),
