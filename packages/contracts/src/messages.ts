@@ -233,6 +233,10 @@ export const ScreenMessages = {
   bundleRetentionRemovedNothing: 'Retention removed nothing',
   bundleChecksumInvalid: 'Expected a sha256, sha1 or md5 in hex',
   bundleChecksumNoMatch: 'No release bundle holds a file with this checksum',
+  bundleUpdated: 'Release bundle {name} {version} saved',
+  bundleKeyRotateConfirm:
+    'Make a new signing key and sign new bundles with it? Bundles signed before stay verifiable: their keys stay published, and targets are told the new key before the next distribution.',
+  bundleKeyRotated: 'Signing key {id} is now active',
 } as const
 
 /** The catalogue's categories (packages §3), as its side panel names them. */

@@ -35,23 +35,35 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
           bundles:
             call.search.get('q') === 'web'
               ? [summary({ name: 'web', version: '2.0', state: 'open', signedAt: null })]
-              : [summary(), summary({ name: 'web', version: '2.0', state: 'open', signedAt: null, files: 1, size: 512 })],
+              : [
+                  summary({
+                    state: 'distributed',
+                    distributedTo: [
+                      { target: 'edge', state: 'completed' },
+                      { target: 'eu', state: 'failed' },
+                      { target: 'old', state: 'deleted' },
+                    ],
+                  }),
+                  summary({ name: 'web', version: '2.0', state: 'open', signedAt: null, files: 1, size: 512 }),
+                ],
         }),
-      [`GET ${UI}/release_bundles/shop/1.0`]: () =>
-        json(200, details({ distributions: [{ ...progress, target: 'edge', state: 'completed', filesDone: 2, bytesDone: 10 }] })),
     })
     await renderWithProviders(<Page />)
     const table = await screen.findByRole('table', { name: 'Release bundles made here' })
     const shop = within(table).getByRole('row', { name: /^shop / })
-    expect(shop).toHaveTextContent('signed')
+    expect(shop).toHaveTextContent('distributed')
     expect(shop).toHaveTextContent('3.0 MB')
     expect(shop).toHaveTextContent('by admin')
-    expect(await within(shop).findByText('edge: completed')).toBeInTheDocument()
+    expect(within(shop).getByText('edge: completed')).toBeInTheDocument()
+    expect(within(shop).getByText('eu: failed')).toBeInTheDocument()
+    // A target it was removed from is not listed.
+    expect(within(shop).queryByText(/^old/)).not.toBeInTheDocument()
     const web = within(table).getByRole('row', { name: /^web / })
     expect(web).toHaveTextContent('open')
     expect(web).toHaveTextContent('512 B')
-    // Only signed bundles can have gone anywhere: the open one's details are not read.
-    expect(calls.some((c) => c.path === `${UI}/release_bundles/web/2.0`)).toBe(false)
+    expect(web).toHaveTextContent('—')
+    // The list says where each bundle went: no bundle's details are read for it.
+    expect(calls.map((c) => c.path)).toEqual([`${UI}/release_bundles`])
     expect(calls[0]?.search.get('origin')).toBe('source')
 
     await userEvent.setup().type(screen.getByRole('textbox', { name: 'Filter bundles' }), 'web')
@@ -62,6 +74,47 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
         .at(-1)
         ?.search.get('q'),
     ).toBe('web')
+  })
+
+  it('reads the list again while a distribution is under way, until it is done', async () => {
+    let state: 'running' | 'completed' = 'running'
+    const calls = stubRoutes({
+      [`GET ${UI}/release_bundles`]: () =>
+        json(200, {
+          bundles: [
+            summary({ state: state === 'completed' ? 'distributed' : 'signed', distributedTo: [{ target: 'edge', state }] }),
+          ],
+        }),
+    })
+    await renderWithProviders(<Page />)
+    const table = await screen.findByRole('table', { name: 'Release bundles made here' })
+    expect(await within(table).findByText('edge: running')).toBeInTheDocument()
+    state = 'completed'
+    expect(await within(table).findByText('edge: completed', {}, { timeout: 5000 })).toBeInTheDocument()
+    expect(within(table).getByRole('row', { name: /^shop / })).toHaveTextContent('distributed')
+    const reads = calls.length
+    await new Promise((r) => setTimeout(r, 2500))
+    expect(calls).toHaveLength(reads)
+  })
+
+  it('shows administrators the targets and the signing keys, and nobody else', async () => {
+    const calls = stubRoutes({
+      [`GET ${UI}/release_bundles`]: () => json(200, { bundles: [] }),
+      [`GET ${UI}/targets`]: () => json(200, { targets: [] }),
+      [`GET ${UI}/keys`]: () =>
+        json(200, { keys: [{ id: 'ed25519:4f2a9c', algorithm: 'ed25519', publicKey: 'pem', createdAt: 1, active: true }] }),
+    })
+    const { unmount } = await renderWithProviders(<Page admin />)
+    const keys = await screen.findByRole('region', { name: 'Signing keys' })
+    expect(await within(keys).findByRole('row', { name: /ed25519:4f2a9c/ })).toHaveTextContent('active')
+    expect(screen.getByRole('region', { name: 'Targets' })).toBeInTheDocument()
+    unmount()
+
+    calls.length = 0
+    await renderWithProviders(<Page />)
+    await screen.findByText(ScreenMessages.noSourceBundles)
+    expect(screen.queryByRole('region', { name: 'Signing keys' })).not.toBeInTheDocument()
+    expect(calls.map((c) => c.path)).toEqual([`${UI}/release_bundles`])
   })
 
   it('takes its filter from the top bar’s search, and opens a bundle with its notes rendered', async () => {
@@ -177,17 +230,3 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
     expect(calls.find((c) => c.path === `${UI}/release_bundles/shop/1.0`)?.search.get('origin')).toBe('target')
   })
 })
-
-const progress = {
-  target: 'edge',
-  state: 'running' as const,
-  filesDone: 1,
-  filesTotal: 2,
-  bytesDone: 5,
-  bytesTotal: 10,
-  attempts: 0,
-  lastError: null,
-  startedAt: 1,
-  finishedAt: null,
-  nextAttemptAt: null,
-}

@@ -52,6 +52,7 @@ export function ReleaseBundlesPage({ tab, onTab, admin, query, repositories, Mar
         bundle={open?.bundle ?? null}
         onClose={() => setOpen(null)}
         Markdown={Markdown}
+        repositories={repositories}
       />
     </>
   )

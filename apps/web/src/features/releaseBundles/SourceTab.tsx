@@ -1,9 +1,8 @@
 import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import type { BundleDetails, BundleSummary } from '@trove/contracts/distribution'
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
-import { type ComponentType, useMemo, useState } from 'react'
+import { type ComponentType, useState } from 'react'
 import { formatSize } from '../../lib/format'
-import { useDistributionsOf } from './api/bundleDetails'
 import { isModuleOff } from './api/distributionRequest'
 import { type BundleOrigin, useBundles } from './api/listBundles'
 import { BundleStateBadge, DistributionBadge } from './components/Badges'
@@ -13,6 +12,7 @@ import { ChecksumLookup } from './components/ChecksumLookup'
 import { CreateBundleDialog } from './components/CreateBundleDialog'
 import { ModuleOff } from './components/ModuleOff'
 import { Pager, usePaged } from './components/Paged'
+import { SigningKeysPanel } from './components/SigningKeysPanel'
 import type { RepositoryOption } from './components/SourceFields'
 import { TargetsPanel } from './components/TargetsPanel'
 import { when } from './when'
@@ -25,7 +25,10 @@ export interface SourceTabProps {
   onOpen: (origin: BundleOrigin, bundle: BundleRef) => void
 }
 
-/** Bundles made here: the list with its filter, a new bundle, the checksum lookup, and (administrators) the targets. */
+/**
+ * Bundles made here: the list with its filter, a new bundle, the checksum lookup, and
+ * (administrators) the targets and the signing keys.
+ */
 export function SourceTab({ admin, initialQuery, repositories, Markdown, onOpen }: SourceTabProps) {
   const filter = useBundleFilter(initialQuery)
   const bundles = useBundles('source', filter.q)
@@ -53,7 +56,12 @@ export function SourceTab({ admin, initialQuery, repositories, Markdown, onOpen 
       )}
       <SimpleGrid cols={{ base: 1, md: admin ? 2 : 1 }} spacing="md" mt="md" style={{ alignItems: 'start' }}>
         <ChecksumLookup onOpen={(m) => onOpen(m.origin, m)} />
-        {admin && <TargetsPanel />}
+        {admin && (
+          <Stack gap="md">
+            <TargetsPanel />
+            <SigningKeysPanel />
+          </Stack>
+        )}
       </SimpleGrid>
       <CreateBundleDialog
         opened={creating}
@@ -68,9 +76,6 @@ export function SourceTab({ admin, initialQuery, repositories, Markdown, onOpen 
 
 function SourceTable({ bundles, onOpen }: { bundles: BundleSummary[]; onOpen: (b: BundleRef) => void }) {
   const paged = usePaged(bundles)
-  // The list call carries no distributions: the signed bundles on this page are read one by one.
-  const signed = useMemo(() => paged.rows.filter((b) => b.state !== 'open'), [paged.rows])
-  const distributions = useDistributionsOf(signed)
   return (
     <Stack gap="xs">
       <Table.ScrollContainer minWidth={720}>
@@ -88,7 +93,8 @@ function SourceTable({ bundles, onOpen }: { bundles: BundleSummary[]; onOpen: (b
           </Table.Thead>
           <Table.Tbody>
             {paged.rows.map((b) => {
-              const sent = distributions.get(`${b.name}\u0000${b.version}`) ?? []
+              // A target it was removed from is no longer a place it went to.
+              const sent = b.distributedTo.filter((d) => d.state !== 'deleted')
               return (
                 <Table.Tr key={`${b.name}\u0000${b.version}`}>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>
@@ -127,17 +133,15 @@ function SourceTable({ bundles, onOpen }: { bundles: BundleSummary[]; onOpen: (b
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {sent.filter((d) => d.state !== 'deleted').length === 0 ? (
+                    {sent.length === 0 ? (
                       <Text span c="dimmed">
                         —
                       </Text>
                     ) : (
                       <Group gap={4}>
-                        {sent
-                          .filter((d) => d.state !== 'deleted')
-                          .map((d) => (
-                            <DistributionBadge key={d.target} target={d.target} state={d.state} />
-                          ))}
+                        {sent.map((d) => (
+                          <DistributionBadge key={d.target} target={d.target} state={d.state} />
+                        ))}
                       </Group>
                     )}
                   </Table.Td>

@@ -1,7 +1,17 @@
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../lib/api'
-import { emptyDraft, newSource, parseProperties, serverErrors, toCreateBundle, validateDraft } from './bundleForm'
+import {
+  editDraftOf,
+  emptyDraft,
+  newSource,
+  parseProperties,
+  serverErrors,
+  toCreateBundle,
+  toUpdateBundle,
+  validateDraft,
+  validateEdit,
+} from './bundleForm'
 
 describe('the new bundle form', () => {
   it('needs a name and version of the server’s shape, a source, and each source’s required fields', () => {
@@ -69,5 +79,39 @@ describe('the new bundle form', () => {
       other: 'Repository nope not found',
     })
     expect(serverErrors(new ApiError(409, '')).other).toBe(Messages.somethingWentWrong)
+  })
+
+  it('edits send only the texts that changed, the sources added and the files left out; nothing when nothing changed', () => {
+    const before = { description: 'The shop', releaseNotes: '# 1.0' }
+    expect(toUpdateBundle(editDraftOf(before), before)).toBeNull()
+    const draft = {
+      ...editDraftOf(before),
+      description: 'The new shop',
+      add: [{ ...newSource('path'), repoKey: ' files ', path: 'docs' }],
+      remove: ['npm-local/a.tgz'],
+    }
+    expect(toUpdateBundle(draft, before)).toEqual({
+      description: 'The new shop',
+      add: [{ type: 'path', repoKey: 'files', path: 'docs' }],
+      remove: ['npm-local/a.tgz'],
+    })
+    expect(toUpdateBundle({ ...editDraftOf(before), releaseNotes: '' }, before)).toEqual({
+      releaseNotes: '',
+      add: [],
+      remove: [],
+    })
+    expect(validateEdit({ ...draft, add: [newSource('build')] }).sources).toEqual({
+      0: { name: Messages.fieldMandatory, number: Messages.fieldMandatory },
+    })
+  })
+
+  it('reads an edit’s 400 about the sources added (body.add) onto them', () => {
+    const e = serverErrors(
+      new ApiError(400, 'Invalid request: body.add.1.repoKey: Too small; body.add: Too big; body.description: too long'),
+      'add',
+    )
+    expect(e.sources).toEqual({ 1: { repoKey: 'Too small' } })
+    expect(e.fields).toEqual({ sources: 'Too big', description: 'too long' })
+    expect(e.other).toBeNull()
   })
 })

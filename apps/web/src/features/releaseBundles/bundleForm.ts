@@ -1,4 +1,10 @@
-import { BUNDLE_NAME, BUNDLE_VERSION, type BundleSource, type CreateBundle } from '@trove/contracts/distribution'
+import {
+  BUNDLE_NAME,
+  BUNDLE_VERSION,
+  type BundleSource,
+  type CreateBundle,
+  type UpdateBundle,
+} from '@trove/contracts/distribution'
 import { Messages, ScreenMessages } from '@trove/contracts/messages'
 import { ApiError } from '../../lib/api'
 
@@ -32,6 +38,21 @@ export const hasErrors = (e: DraftErrors) =>
   Object.keys(e.fields).length > 0 || Object.keys(e.sources).length > 0 || e.other !== null
 
 export const emptyDraft = (): BundleDraft => ({ name: '', version: '', description: '', releaseNotes: '', sources: [] })
+
+/** Changes to an open bundle as the edit dialog holds them: its texts, sources to add, files to leave out. */
+export interface EditDraft {
+  description: string
+  releaseNotes: string
+  add: SourceDraft[]
+  /** `<repoKey>/<path>` of the files to leave out */
+  remove: string[]
+}
+export const editDraftOf = (b: { description: string; releaseNotes: string }): EditDraft => ({
+  description: b.description,
+  releaseNotes: b.releaseNotes,
+  add: [],
+  remove: [],
+})
 
 let nextId = 1
 /** A new, empty source of a type. */
@@ -92,15 +113,26 @@ export function validateDraft(d: BundleDraft): DraftErrors {
   if (!d.version.trim()) e.fields.version = Messages.fieldMandatory
   else if (!BUNDLE_VERSION.test(d.version.trim())) e.fields.version = ScreenMessages.bundleVersionInvalid
   if (d.sources.length === 0) e.fields.sources = ScreenMessages.bundleNeedsSource
-  d.sources.forEach((s, i) => {
+  e.sources = validateSources(d.sources)
+  return e
+}
+
+/** The edit dialog's own checks: the sources added (nothing else is required). */
+export function validateEdit(d: EditDraft): DraftErrors {
+  return { ...noErrors(), sources: validateSources(d.add) }
+}
+
+function validateSources(sources: SourceDraft[]): DraftErrors['sources'] {
+  const out: DraftErrors['sources'] = {}
+  sources.forEach((s, i) => {
     const errors: Partial<Record<SourceField, string>> = {}
     for (const { field: f, required } of SOURCE_FIELDS[s.type]) {
       if (required && !field(s, f).trim()) errors[f] = Messages.fieldMandatory
     }
     if (s.type === 'query' && parseProperties(s.properties) === null) errors.properties = ScreenMessages.bundlePropertiesInvalid
-    if (Object.keys(errors).length > 0) e.sources[i] = errors
+    if (Object.keys(errors).length > 0) out[i] = errors
   })
-  return e
+  return out
 }
 
 function sourceBody(s: SourceDraft): BundleSource {
@@ -138,15 +170,29 @@ export function toCreateBundle(d: BundleDraft): CreateBundle {
   }
 }
 
-const BUNDLE_FIELDS: readonly string[] = ['name', 'version', 'description', 'releaseNotes', 'sources']
+/**
+ * The body of PATCH /release_bundles/{name}/{version} for a draft that passed `validateEdit`: the
+ * texts only when they changed (so a change made meanwhile by someone else is not written back), or
+ * null when nothing changed at all.
+ */
+export function toUpdateBundle(d: EditDraft, before: { description: string; releaseNotes: string }): UpdateBundle | null {
+  const body: UpdateBundle = { add: d.add.map(sourceBody), remove: d.remove }
+  if (d.description !== before.description) body.description = d.description
+  if (d.releaseNotes !== before.releaseNotes) body.releaseNotes = d.releaseNotes
+  const changed = body.add.length > 0 || body.remove.length > 0 || 'description' in body || 'releaseNotes' in body
+  return changed ? body : null
+}
+
+const BUNDLE_FIELDS: readonly string[] = ['name', 'version', 'description', 'releaseNotes']
 const SOURCE_FIELD_NAMES: readonly string[] = ['repoKey', 'packageType', 'name', 'version', 'path', 'number', 'properties']
 
 /**
  * The server's refusal read onto the dialog's fields. A 400 names them ("Invalid request:
  * body.name: …; body.sources.1.repoKey: …"); what names no field of the dialog, and every other
- * refusal (403, 404, 409), is `other`, shown in the dialog as the server said it.
+ * refusal (403, 404, 409), is `other`, shown in the dialog as the server said it. `sourcesAt` is
+ * the body's list of sources: `sources` when creating, `add` when editing.
  */
-export function serverErrors(error: unknown): DraftErrors {
+export function serverErrors(error: unknown, sourcesAt: 'sources' | 'add' = 'sources'): DraftErrors {
   const e = noErrors()
   if (!(error instanceof ApiError)) {
     e.other = (error instanceof Error && error.message) || Messages.somethingWentWrong
@@ -160,9 +206,11 @@ export function serverErrors(error: unknown): DraftErrors {
   for (const part of error.message.replace(/^Invalid request: /, '').split('; ')) {
     const m = /^(?:body\.)?([A-Za-z]+)(?:\.(\d+)(?:\.([A-Za-z]+))?)?(?:\.[\w.]*)?: (.+)$/s.exec(part)
     const [, top, index, sub, message] = m ?? []
-    if (top === 'sources' && index !== undefined && sub && SOURCE_FIELD_NAMES.includes(sub) && message) {
+    if (top === sourcesAt && index !== undefined && sub && SOURCE_FIELD_NAMES.includes(sub) && message) {
       const i = Number(index)
       e.sources[i] = { ...e.sources[i], [sub]: message }
+    } else if (top === sourcesAt && index === undefined && message) {
+      e.fields.sources = message
     } else if (top && BUNDLE_FIELDS.includes(top) && index === undefined && message) {
       e.fields[top as BundleField] = message
     } else rest.push(part)

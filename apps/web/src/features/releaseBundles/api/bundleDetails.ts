@@ -1,4 +1,4 @@
-import { queryOptions, useQueries, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { BundleDetails, DistributionView } from '@trove/contracts/distribution'
 import { bundlePath, distributionRequest } from './distributionRequest'
 import type { BundleOrigin } from './listBundles'
@@ -7,7 +7,8 @@ import type { BundleOrigin } from './listBundles'
 export const bundleDetailsKey = ['releaseBundles', 'details'] as const
 
 /** A distribution the distributor is still working on (sending, or removing from its target). */
-export const inFlight = (d: DistributionView) => d.state === 'waiting' || d.state === 'running' || d.state === 'deleting'
+export const inFlight = (d: Pick<DistributionView, 'state'>) =>
+  d.state === 'waiting' || d.state === 'running' || d.state === 'deleting'
 
 /** How often the details are read again while a distribution is in flight (its progress is written twice a second). */
 export const PROGRESS_POLL_MS = 2000
@@ -24,14 +25,3 @@ export const bundleDetailsQuery = (origin: BundleOrigin, name: string, version: 
   })
 export const useBundleDetails = (origin: BundleOrigin, name: string, version: string) =>
   useQuery(bundleDetailsQuery(origin, name, version))
-
-/**
- * The distributions of several signed source bundles (the list's "Distributed to" column: the list
- * call carries none), read through the same details query the drawer uses, so opening one is instant.
- */
-export const useDistributionsOf = (bundles: { name: string; version: string }[]) =>
-  useQueries({
-    queries: bundles.map((b) => bundleDetailsQuery('source', b.name, b.version)),
-    combine: (results) =>
-      new Map(results.map((r, i) => [`${bundles[i]?.name}\u0000${bundles[i]?.version}`, r.data?.distributions])),
-  })

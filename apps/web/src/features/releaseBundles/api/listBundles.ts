@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { BundleList } from '@trove/contracts/distribution'
+import { inFlight, PROGRESS_POLL_MS } from './bundleDetails'
 import { distributionRequest } from './distributionRequest'
 
 export type BundleOrigin = 'source' | 'target'
@@ -16,5 +17,8 @@ export const bundlesQuery = (origin: BundleOrigin, q: string) =>
     queryKey: [...bundleListsKey, origin, q.trim()],
     queryFn: () => listBundles(origin, q),
     placeholderData: keepPreviousData,
+    // The "Distributed to" column follows a distribution under way, as the drawer does.
+    refetchInterval: (query) =>
+      query.state.data?.bundles.some((b) => b.distributedTo.some(inFlight)) ? PROGRESS_POLL_MS : false,
   })
 export const useBundles = (origin: BundleOrigin, q: string) => useQuery(bundlesQuery(origin, q))

@@ -62,5 +62,14 @@ export function OriginBadge({ origin }: { origin: BundleSummary['origin'] }) {
   )
 }
 
+/** The signing key new bundles are signed with. */
+export function ActiveKeyBadge() {
+  return (
+    <Badge {...dot} color="green">
+      active
+    </Badge>
+  )
+}
+
 /** Text of a failure, red yet readable in both themes (the default red is too light on white). */
 export const FAILURE_TEXT = { color: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))' }

@@ -11,11 +11,18 @@ import { details, UI } from '../testData'
 import { BundleDrawer } from './BundleDrawer'
 
 const Markdown = ({ text }: { text: string }) => <div>{text}</div>
+const REPOSITORIES = [{ key: 'files', packageType: 'generic' }]
 const render = (origin: 'source' | 'target' = 'source') =>
   renderWithProviders(
     <>
       <Notifications />
-      <BundleDrawer origin={origin} bundle={{ name: 'shop', version: '1.0' }} onClose={vi.fn()} Markdown={Markdown} />
+      <BundleDrawer
+        origin={origin}
+        bundle={{ name: 'shop', version: '1.0' }}
+        onClose={vi.fn()}
+        Markdown={Markdown}
+        repositories={REPOSITORIES}
+      />
     </>,
   )
 const sending = (over: Partial<DistributionView>): DistributionView => ({
@@ -53,11 +60,14 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     const drawer = await screen.findByRole('dialog', { name: /shop/ })
     expect(await within(drawer).findByText(ScreenMessages.bundleNotSigned)).toBeInTheDocument()
     expect(within(drawer).queryByRole('button', { name: 'Distribute' })).not.toBeInTheDocument()
+    expect(within(drawer).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
     await user.click(within(drawer).getByRole('button', { name: 'Sign' }))
     expect(await screen.findByText(format(ScreenMessages.bundleSigned, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`${UI}/release_bundles/shop/1.0/sign`])
     expect(await within(drawer).findByRole('button', { name: 'Distribute' })).toBeInTheDocument()
     expect(within(drawer).queryByRole('button', { name: 'Sign' })).not.toBeInTheDocument()
+    // A signed bundle is frozen: nothing to edit.
+    expect(within(drawer).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
   })
 
   it('notifies the server’s refusal to sign', async () => {
@@ -141,7 +151,13 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     await renderWithProviders(
       <>
         <Notifications />
-        <BundleDrawer origin="source" bundle={{ name: 'shop', version: '1.0' }} onClose={onClose} Markdown={Markdown} />
+        <BundleDrawer
+          origin="source"
+          bundle={{ name: 'shop', version: '1.0' }}
+          onClose={onClose}
+          Markdown={Markdown}
+          repositories={REPOSITORIES}
+        />
       </>,
     )
     const user = userEvent.setup()
@@ -189,6 +205,7 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     expect(within(drawer).getByText('ed25519:4f2a9c')).toBeInTheDocument()
     expect(within(drawer).queryByRole('table', { name: 'Distributions' })).not.toBeInTheDocument()
     expect(within(drawer).queryByRole('button', { name: 'Distribute' })).not.toBeInTheDocument()
+    expect(within(drawer).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
     await user.click(within(drawer).getByRole('button', { name: 'Delete' }))
     const confirm = await screen.findByRole('dialog', { name: 'Delete release bundle' })
     expect(confirm).toHaveTextContent(format(ScreenMessages.bundleDeleteReceivedConfirm, { name: 'shop', version: '1.0' }))

@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, Drawer, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Divider, Drawer, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core'
 import type { BundleDetails } from '@trove/contracts/distribution'
 import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
 import { type ComponentType, type ReactNode, useState } from 'react'
@@ -16,7 +16,9 @@ import { ConfirmDialog } from './ConfirmDialog'
 import { ContentsTable } from './ContentsTable'
 import { DistributeDialog } from './DistributeDialog'
 import { DistributionsTable } from './DistributionsTable'
+import { EditBundleDialog } from './EditBundleDialog'
 import { SourceAddress } from './SourceAddress'
+import type { RepositoryOption } from './SourceFields'
 
 export interface BundleRef {
   name: string
@@ -30,10 +32,12 @@ export interface BundleDrawerProps {
   onClose: () => void
   /** Renders release notes (the console's markdown renderer, composed in by the screen) */
   Markdown: ComponentType<{ text: string }>
+  /** Repositories the sources added to an open bundle may name */
+  repositories: RepositoryOption[]
 }
 
 /** A bundle's details, in a drawer over its list. */
-export function BundleDrawer({ origin, bundle, onClose, Markdown }: BundleDrawerProps) {
+export function BundleDrawer({ origin, bundle, onClose, Markdown, repositories }: BundleDrawerProps) {
   return (
     <Drawer
       opened={bundle !== null}
@@ -42,13 +46,14 @@ export function BundleDrawer({ origin, bundle, onClose, Markdown }: BundleDrawer
       closeButtonProps={{ 'aria-label': 'Close' }}
       size="min(64rem, 100%)"
       title={
+        // The drawer's title is already its heading (an h2): only its size is set here.
         bundle && (
-          <Title order={2} size="h3">
+          <Text span inherit fz="h3" fw={700}>
             {bundle.name}{' '}
             <Text span inherit c="dimmed" fw={400}>
               {bundle.version}
             </Text>
-          </Title>
+          </Text>
         )
       }
     >
@@ -59,6 +64,7 @@ export function BundleDrawer({ origin, bundle, onClose, Markdown }: BundleDrawer
           bundle={bundle}
           onGone={onClose}
           Markdown={Markdown}
+          repositories={repositories}
         />
       )}
     </Drawer>
@@ -72,18 +78,15 @@ function BundleBody({
   bundle,
   onGone,
   Markdown,
-}: {
-  origin: BundleOrigin
-  bundle: BundleRef
-  onGone: () => void
-  Markdown: ComponentType<{ text: string }>
-}) {
+  repositories,
+}: Omit<BundleDrawerProps, 'bundle' | 'onClose'> & { bundle: BundleRef; onGone: () => void }) {
   const details = useBundleDetails(origin, bundle.name, bundle.version)
   const sign = useSignBundle()
   const remove = useDeleteBundle()
   const recall = useRecallBundle()
   const removeFrom = useRemoveFromTarget()
   const [distributing, setDistributing] = useState(false)
+  const [editing, setEditing] = useState(false)
   const [confirm, setConfirm] = useState<Confirm | null>(null)
   const failed = (error: Error) => notify({ color: 'red', message: error.message || Messages.somethingWentWrong })
 
@@ -164,9 +167,14 @@ function BundleBody({
         </Group>
         <Group gap="xs">
           {origin === 'source' && b.state === 'open' && (
-            <Button size="sm" onClick={onSign} loading={sign.isPending}>
-              Sign
-            </Button>
+            <>
+              <Button size="sm" onClick={onSign} loading={sign.isPending}>
+                Sign
+              </Button>
+              <Button size="sm" variant="default" onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+            </>
           )}
           {origin === 'source' && b.state !== 'open' && (
             <Button size="sm" onClick={() => setDistributing(true)}>
@@ -232,6 +240,12 @@ function BundleBody({
       </section>
 
       <DistributeDialog bundle={distributing ? names : null} onClose={() => setDistributing(false)} />
+      <EditBundleDialog
+        bundle={editing && b.state === 'open' ? b : null}
+        onClose={() => setEditing(false)}
+        repositories={repositories}
+        Markdown={Markdown}
+      />
       <ConfirmDialog
         title={confirm?.kind === 'delete' ? 'Delete release bundle' : 'Remove release bundle'}
         confirmLabel={confirm?.kind === 'delete' ? 'Delete' : 'Remove'}

@@ -5,13 +5,23 @@ export interface ConfirmDialogProps {
   message: string | null
   title: string
   confirmLabel: string
+  /** A change that removes nothing is confirmed in the primary colour rather than red */
+  destructive?: boolean
   pending: boolean
   onConfirm: () => void
   onClose: () => void
 }
 
-/** Asks before something is deleted or removed (the outcome is notified by the caller). */
-export function ConfirmDialog({ message, title, confirmLabel, pending, onConfirm, onClose }: ConfirmDialogProps) {
+/** Asks before something is deleted, removed or replaced (the outcome is notified by the caller). */
+export function ConfirmDialog({
+  message,
+  title,
+  confirmLabel,
+  destructive = true,
+  pending,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
   return (
     <Modal opened={message !== null} onClose={onClose} title={title} zIndex={400} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
@@ -20,7 +30,7 @@ export function ConfirmDialog({ message, title, confirmLabel, pending, onConfirm
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="red" loading={pending} onClick={onConfirm}>
+          <Button color={destructive ? 'red' : undefined} loading={pending} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         </Group>

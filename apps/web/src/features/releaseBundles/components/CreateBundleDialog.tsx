@@ -1,7 +1,7 @@
-import { Alert, Button, Group, Input, Modal, SimpleGrid, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core'
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core'
 import type { BundleDetails } from '@trove/contracts/distribution'
 import { format, ScreenMessages } from '@trove/contracts/messages'
-import { type ComponentType, type FormEvent, useId, useState } from 'react'
+import { type ComponentType, type FormEvent, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useCreateBundle } from '../api/createBundle'
 import {
@@ -9,15 +9,15 @@ import {
   type DraftErrors,
   emptyDraft,
   hasErrors,
-  newSource,
   noErrors,
   type SourceDraft,
-  type SourceType,
   serverErrors,
   toCreateBundle,
   validateDraft,
 } from '../bundleForm'
-import { type RepositoryOption, SOURCE_TYPE_LABELS, SourceFields } from './SourceFields'
+import { ReleaseNotesField } from './ReleaseNotesField'
+import type { RepositoryOption } from './SourceFields'
+import { SourceList } from './SourceList'
 
 export interface CreateBundleDialogProps {
   opened: boolean
@@ -27,8 +27,6 @@ export interface CreateBundleDialogProps {
   repositories: RepositoryOption[]
   Markdown: ComponentType<{ text: string }>
 }
-
-const SOURCE_TYPES: SourceType[] = ['version', 'path', 'build', 'query']
 
 /** A new, open release bundle: its name and version, notes, and the sources its files come from. */
 export function CreateBundleDialog({ opened, onClose, onCreated, repositories, Markdown }: CreateBundleDialogProps) {
@@ -44,8 +42,6 @@ function CreateBundleForm({ onClose, onCreated, repositories, Markdown }: Omit<C
   const [draft, setDraft] = useState<BundleDraft>(emptyDraft)
   const [submitted, setSubmitted] = useState(false)
   const [server, setServer] = useState<DraftErrors>(noErrors)
-  const [notesTab, setNotesTab] = useState<string | null>('write')
-  const notesId = useId()
   const local = validateDraft(draft)
   const fieldError = (f: keyof DraftErrors['fields']) => server.fields[f] ?? (submitted ? local.fields[f] : undefined)
   const sourceErrors = (i: number) => ({ ...(submitted ? local.sources[i] : {}), ...server.sources[i] })
@@ -111,74 +107,23 @@ function CreateBundleForm({ onClose, onCreated, repositories, Markdown }: Omit<C
           maxLength={1000}
           onChange={(e) => change('description', e.currentTarget.value)}
         />
-        <Stack gap={4}>
-          <Input.Label htmlFor={notesId}>Release notes</Input.Label>
-          <Tabs value={notesTab} onChange={setNotesTab} variant="outline">
-            <Tabs.List>
-              <Tabs.Tab value="write">Write</Tabs.Tab>
-              <Tabs.Tab value="preview" disabled={!draft.releaseNotes.trim()}>
-                Preview
-              </Tabs.Tab>
-            </Tabs.List>
-            <Tabs.Panel value="write" pt="xs">
-              <Textarea
-                id={notesId}
-                description="Markdown"
-                autosize
-                minRows={4}
-                maxRows={14}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-                value={draft.releaseNotes}
-                error={fieldError('releaseNotes')}
-                onChange={(e) => change('releaseNotes', e.currentTarget.value)}
-              />
-            </Tabs.Panel>
-            <Tabs.Panel value="preview" pt="xs" mih={80}>
-              <Markdown text={draft.releaseNotes} />
-            </Tabs.Panel>
-          </Tabs>
-        </Stack>
-
-        <Stack gap="xs">
-          <Group justify="space-between">
-            <Input.Label component="h3" m={0}>
-              Sources
-            </Input.Label>
-            <Group gap={6}>
-              <Text size="xs" c="dimmed">
-                Add
-              </Text>
-              {SOURCE_TYPES.map((t) => (
-                <Button
-                  key={t}
-                  variant="light"
-                  size="compact-xs"
-                  aria-label={`Add ${SOURCE_TYPE_LABELS[t].toLowerCase()}`}
-                  onClick={() => change('sources', [...draft.sources, newSource(t)])}
-                >
-                  + {SOURCE_TYPE_LABELS[t]}
-                </Button>
-              ))}
-            </Group>
-          </Group>
-          {draft.sources.length === 0 && (
-            <Text size="sm" c={fieldError('sources') ? 'red' : 'dimmed'} role={fieldError('sources') ? 'alert' : undefined}>
-              {fieldError('sources') ??
-                'Package versions, tree paths, a build’s artifacts or a query: their files go into the bundle.'}
-            </Text>
-          )}
-          {draft.sources.map((s, i) => (
-            <SourceFields
-              key={s.id}
-              source={s}
-              index={i}
-              errors={sourceErrors(i)}
-              repositories={repositories}
-              onChange={(next) => changeSource(i, next)}
-              onRemove={() => removeSource(i)}
-            />
-          ))}
-        </Stack>
+        <ReleaseNotesField
+          value={draft.releaseNotes}
+          error={fieldError('releaseNotes')}
+          onChange={(v) => change('releaseNotes', v)}
+          Markdown={Markdown}
+        />
+        <SourceList
+          title="Sources"
+          sources={draft.sources}
+          error={fieldError('sources')}
+          hint="Package versions, tree paths, a build’s artifacts or a query: their files go into the bundle."
+          errorsOf={sourceErrors}
+          repositories={repositories}
+          onAdd={(source) => change('sources', [...draft.sources, source])}
+          onChange={changeSource}
+          onRemove={removeSource}
+        />
 
         {server.other && (
           <Alert color="red" variant="light" role="alert">
