@@ -308,20 +308,9 @@ export class ArtifactTreeService {
       // Pages are read before deleting them: each next page starts after the previous one's last path.
       for await (const page of filesUnder(tx, target.repo.key, target.path)) await drop(page)
     }
-    await this.dropEmptyVersions(tx, versions)
+    await this.fctx.artifacts.dropEmptyVersions(tx, versions)
     packagesChanged()
     return removed
-  }
-
-  private async dropEmptyVersions(tx: Tx, versionIds: Iterable<number>): Promise<void> {
-    for (const id of versionIds) {
-      const left = await tx.selectFrom('files').select('id').where('version_id', '=', id).limit(1).executeTakeFirst()
-      if (left) continue
-      const v = await tx.selectFrom('package_versions').select('package_id').where('id', '=', id).executeTakeFirst()
-      if (!v) continue
-      await tx.deleteFrom('package_versions').where('id', '=', id).execute()
-      await this.fctx.artifacts.refreshPackage(tx, v.package_id)
-    }
   }
 
   /**

@@ -289,7 +289,7 @@ export class Receiver {
         .execute()
       await tx.deleteFrom('release_bundle_files').where('bundle_id', '=', b.id).execute()
       await tx.deleteFrom('release_bundles').where('id', '=', b.id).execute()
-      const versions = new Map<number, string>()
+      const versions = new Set<number>()
       for (const f of files) {
         // A file another bundle still names stays.
         const other = await tx
@@ -301,29 +301,11 @@ export class Receiver {
         if (other) continue
         const row = await this.fctx.artifacts.findFile(f.repo_key, f.path, tx)
         if (!row) continue
-        if (row.version_id !== null) versions.set(row.version_id, f.repo_key)
+        if (row.version_id !== null) versions.add(row.version_id)
         await tx.deleteFrom('files').where('id', '=', row.id).execute()
         gone.push({ repoKey: f.repo_key, path: f.path })
       }
-      for (const [id] of versions) {
-        const left = await tx.selectFrom('files').select('id').where('version_id', '=', id).limit(1).executeTakeFirst()
-        if (left) continue
-        const v = await tx
-          .selectFrom('package_versions')
-          .select(['package_id', 'repo_key', 'version'])
-          .where('id', '=', id)
-          .executeTakeFirst()
-        if (!v) continue
-        await tx.deleteFrom('package_dependencies').where('version_id', '=', id).execute()
-        await tx
-          .deleteFrom('dist_tags')
-          .where('package_id', '=', v.package_id)
-          .where('repo_key', '=', v.repo_key)
-          .where('version', '=', v.version)
-          .execute()
-        await tx.deleteFrom('package_versions').where('id', '=', id).execute()
-        await this.fctx.artifacts.refreshPackage(tx, v.package_id)
-      }
+      await this.fctx.artifacts.dropEmptyVersions(tx, versions)
       await this.history.add(
         {
           bundle: name,

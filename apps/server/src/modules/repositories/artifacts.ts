@@ -398,6 +398,32 @@ export class ArtifactService {
     return deleted
   }
 
+  /**
+   * After files were deleted: each of these versions left without a file goes, with its
+   * dependencies and the dist-tags naming it (its package too when it was the last version).
+   */
+  async dropEmptyVersions(tx: Tx, versionIds: Iterable<number>): Promise<void> {
+    for (const id of versionIds) {
+      const left = await tx.selectFrom('files').select('id').where('version_id', '=', id).limit(1).executeTakeFirst()
+      if (left) continue
+      const v = await tx
+        .selectFrom('package_versions')
+        .select(['package_id', 'repo_key', 'version'])
+        .where('id', '=', id)
+        .executeTakeFirst()
+      if (!v) continue
+      await tx.deleteFrom('package_dependencies').where('version_id', '=', id).execute()
+      await tx
+        .deleteFrom('dist_tags')
+        .where('package_id', '=', v.package_id)
+        .where('repo_key', '=', v.repo_key)
+        .where('version', '=', v.version)
+        .execute()
+      await tx.deleteFrom('package_versions').where('id', '=', id).execute()
+      await this.refreshPackage(tx, v.package_id)
+    }
+  }
+
   /** Recomputes a package's latest version after a deletion; removes it when no version is left. */
   async refreshPackage(tx: Tx, pkgId: number): Promise<void> {
     packagesChanged()
