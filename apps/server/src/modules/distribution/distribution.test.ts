@@ -535,6 +535,24 @@ describe('release bundles and distribution', () => {
     expect(history).toEqual(expect.arrayContaining(['recall', 'delete']))
   })
 
+  it('looks up at most num_of_rows matches, of the bundles the caller may read', async () => {
+    // The image's layer is in shop 1.0 and shop 1.1.
+    const layer = sha256(image.layer)
+    const all = (await src().get(`${UI}/release_bundle/checksum/${layer}`)).json().data
+    expect(all.map((m: { name: string; version: string }) => `${m.name} ${m.version}`).sort()).toEqual(['shop 1.0', 'shop 1.1'])
+    expect((await src().get(`${UI}/release_bundle/checksum/${layer}?num_of_rows=1`)).json().data).toHaveLength(1)
+    const made = await source.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/admin/users',
+      headers: sessionHeaders(srcAdmin),
+      payload: { name: 'ops', email: 'ops@example.com', password: 'ops-password-123' },
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    const ops = await source.signIn('ops', 'ops-password-123')
+    expect((await api(source, ops).get(`${UI}/release_bundle/checksum/${layer}`)).json().data).toEqual([])
+    expect((await api(source, ops).get(`${UI}/release_bundles`)).json().bundles).toEqual([])
+  })
+
   it('answers 404 on a node without the module, which the console reads as off', async () => {
     const plain = await Node.start({})
     try {
