@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
+import { openDb } from './db.js'
 import { migrateToLatest } from './migrate.js'
 
 let t: TestApp
@@ -19,6 +20,35 @@ describe('the metadata database', () => {
     const users = await t.app.db.kysely.selectFrom('users').select('name').execute()
     expect(users).toEqual([{ name: 'admin' }])
   })
+
+  it.runIf(!!process.env.TROVE_TEST_DATABASE_URL)(
+    'survives PostgreSQL ending a connection a transaction holds between two queries',
+    async () => {
+      const lost: Error[] = []
+      const db = await openDb({ databaseUrl: t.config.databaseUrl, dataDir: t.dataDir }, (err) => lost.push(err))
+      try {
+        const failed = await db.kysely
+          .transaction()
+          .execute(async (tx) => {
+            const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)
+            // Another session ends this one while the transaction awaits something else.
+            await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(t.app.db.kysely)
+            for (let i = 0; i < 100 && lost.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+            await sql`select 1`.execute(tx)
+          })
+          .then(
+            () => null,
+            (error: Error) => error,
+          )
+        // Reported, not thrown at the process; the transaction fails; the next query works.
+        expect(lost.length).toBeGreaterThan(0)
+        expect(failed).toBeInstanceOf(Error)
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows).toEqual([{ one: 1 }])
+      } finally {
+        await db.kysely.destroy()
+      }
+    },
+  )
 
   it.runIf(!process.env.TROVE_TEST_DATABASE_URL)('runs SQLite in WAL mode with foreign keys on', async () => {
     const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(t.app.db.kysely)

@@ -64,12 +64,28 @@ export async function openDb(
     pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
     const writes = new WriteWatch(BOOKKEEPING)
+    // A connection the server ends while it is checked out (a transaction awaiting a file write,
+    // say) emits 'error' on the client, to which the pool listens only while it is idle: unhandled,
+    // it ended the process. Reported; the query that uses it fails, and the pool drops it.
+    const watched = new WeakSet<object>()
     // A connection that cannot be made says so: the request answers 503, not 500 (core/errors.ts).
     const connecting = {
       connect: () =>
-        pool.connect().catch((error: unknown) => {
-          throw new DatabaseUnavailable(error)
-        }),
+        pool.connect().then(
+          (client) => {
+            if (!watched.has(client)) {
+              watched.add(client)
+              // While idle, the pool's own listener is there too and reports it.
+              client.on('error', (err: Error) => {
+                if (client.listenerCount('error') === 1) onConnectionLost(err)
+              })
+            }
+            return client
+          },
+          (error: unknown) => {
+            throw new DatabaseUnavailable(error)
+          },
+        ),
       end: () => pool.end(),
     }
     return {
