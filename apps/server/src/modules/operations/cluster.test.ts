@@ -61,7 +61,12 @@ async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean,
 describe('a cluster of two nodes', () => {
   it('shows both nodes Online, each reachable at the address it listens on', async () => {
     expect(await nodesOf()).toEqual({ 'node-one': 'Online', 'node-two': 'Online' })
-    const nodes = (await get('/system/status/ha')).json().repository.nodes
+    // A node learns the address it listens on once listening (an onListen hook, which listen() does
+    // not wait for) and writes it with its next beat.
+    const nodes = await eventually(
+      async () => (await get('/system/status/ha')).json().repository.nodes as { url: string }[],
+      (list) => list.every((n) => n.url !== ''),
+    )
     expect(nodes.map((n: { url: string }) => n.url)).toEqual([
       expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),

@@ -32,7 +32,21 @@ export class NodeRegistry {
     private readonly log: { warn: (obj: object, msg: string) => void },
   ) {}
 
-  async beat(now = Date.now()): Promise<void> {
+  /** Beats one after another: a beat reads the node's URL when it writes, so the last one written is current. */
+  private lastBeat: Promise<void> = Promise.resolve()
+
+  /**
+   * Writes this node's row and its services' rows. Beats run one at a time, in order: a beat begun
+   * before the node knew its URL (at start, before listening) could otherwise commit after the one
+   * that wrote the URL, and put the empty one back until the next beat.
+   */
+  beat(now?: number): Promise<void> {
+    const run = this.lastBeat.catch(() => {}).then(() => this.write(now ?? Date.now()))
+    this.lastBeat = run
+    return run
+  }
+
+  private async write(now: number): Promise<void> {
     const { nodeId, version, heartbeatMs, startedAt, modules } = this.identity
     const row = { node_id: nodeId, url: this.url, version, started_at: startedAt, heartbeat_ms: heartbeatMs, last_heartbeat: now }
     await this.db.transaction().execute(async (trx) => {
