@@ -100,7 +100,10 @@ test('a bundle made, signed and distributed in the console arrives verified on t
   await expect(progress).toContainText('completed', { timeout: 30_000 })
   await expect(drawer.getByRole('progressbar', { name: 'Progress to edge' })).toHaveAttribute('aria-valuenow', '100')
   await shoot(page, 'bundles-drawer')
+  // The open bundle is in the address.
+  await expect(page).toHaveURL(/\/release-bundles\/source\/guide\/1\.0$/)
   await drawer.getByRole('button', { name: 'Close' }).click()
+  await expect(page).toHaveURL(/\/release-bundles\/source$/)
 
   // The list says where it went; the checksum of its file finds it.
   await expect(page.getByRole('table', { name: 'Release bundles made here' })).toContainText('edge')
@@ -121,6 +124,11 @@ test('a bundle made, signed and distributed in the console arrives verified on t
   const served = await page.request.get(`${target.url}/artifactory/docs-local/guide/guide.txt`)
   expect(await served.text()).toBe(CONTENT)
   await shoot(page, 'bundles-target')
+  // An old bundles link opens the bundle on its tab.
+  await page.goto(`${target.url}/ui/bundles/target/guide/1.0`)
+  await expect(page).toHaveURL(/\/release-bundles\/target\/guide\/1\.0$/)
+  await expect(page.getByRole('dialog', { name: /guide/ })).toContainText('verified')
+  await page.getByRole('dialog', { name: /guide/ }).getByRole('button', { name: 'Close' }).click()
   await page.getByRole('tab', { name: 'Target history' }).click()
   await expect(page).toHaveURL(/\/release-bundles\/target-history$/)
   const history = page.getByRole('table', { name: 'Target history' })

@@ -163,6 +163,15 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       validateSearch: releaseBundlesSearch,
       component: screen('release-bundles', () => import('../screens/ReleaseBundlesScreen'), 'ReleaseBundlesScreen'),
     }),
+    // A bundle's own address (old /bundles/{tab}/{name}/{version} links land here too): its tab
+    // with its drawer open.
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: '/release-bundles/$activeTab/$name/$version',
+      staticData: { name: 'release-bundles.bundle', title: 'Release bundles' },
+      validateSearch: releaseBundlesSearch,
+      component: screen('release-bundles', () => import('../screens/ReleaseBundlesScreen'), 'ReleaseBundlesScreen'),
+    }),
     createRoute({
       getParentRoute: () => appLayout,
       path: '/bundles/$',

@@ -21,12 +21,25 @@ function ReleaseNotes({ text }: { text: string }) {
 
 /** /release-bundles/{tab}: the top bar's release-bundles search arrives as ?query= and fills the lists' filter. */
 export function ReleaseBundlesScreen() {
-  const { activeTab } = useParams({ strict: false }) as { activeTab: string }
+  const { activeTab, name, version } = useParams({ strict: false }) as { activeTab: string; name?: string; version?: string }
   const search = useSearch({ strict: false }) as ReleaseBundlesSearch
   const navigate = useNavigate()
   const ctx = useShellContext()
   const repositories = useRepositories()
   const tab: BundleTab = isBundleTab(activeTab) ? activeTab : 'source'
+  // The open bundle lives in the address, so a bundle can be linked to and Back closes it.
+  const opened = name && version && tab !== 'target-history' ? { name, version } : null
+  const onOpened = useCallback(
+    (bundle: { name: string; version: string } | null, at: BundleTab) =>
+      void (bundle
+        ? navigate({
+            to: '/release-bundles/$activeTab/$name/$version',
+            params: { activeTab: at, name: bundle.name, version: bundle.version },
+            search: { query: search.query },
+          })
+        : navigate({ to: '/release-bundles/$activeTab', params: { activeTab: at }, search: { query: search.query } })),
+    [navigate, search.query],
+  )
   const onTab = useCallback(
     (next: BundleTab) =>
       void navigate({ to: '/release-bundles/$activeTab', params: { activeTab: next }, search: { query: search.query } }),
@@ -47,6 +60,8 @@ export function ReleaseBundlesScreen() {
       onTab={onTab}
       admin={isAdmin(ctx)}
       query={search.query ?? ''}
+      opened={opened}
+      onOpened={onOpened}
       repositories={repositoryOptions}
       Markdown={ReleaseNotes}
     />

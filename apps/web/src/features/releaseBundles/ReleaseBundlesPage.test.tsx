@@ -138,6 +138,33 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
     expect(within(drawer).getByText('ed25519:4f2a9c')).toBeInTheDocument()
   })
 
+  it('opens the bundle its address names, and tells the address what opens and closes', async () => {
+    stubRoutes({
+      [`GET ${UI}/release_bundles`]: () => json(200, { bundles: [summary()] }),
+      [`GET ${UI}/release_bundles/shop/1.0`]: () => json(200, details({ origin: 'target', verified: true })),
+    })
+    const onOpened = vi.fn()
+    await renderWithProviders(
+      <ReleaseBundlesPage
+        tab="target"
+        onTab={() => {}}
+        admin={false}
+        query=""
+        repositories={[]}
+        Markdown={Readme}
+        opened={{ name: 'shop', version: '1.0' }}
+        onOpened={onOpened}
+      />,
+    )
+    const drawer = await screen.findByRole('dialog', { name: /shop/ })
+    expect(await within(drawer).findByText('verified')).toBeInTheDocument()
+    const user = userEvent.setup()
+    await user.click(within(drawer).getByRole('button', { name: 'Close' }))
+    expect(onOpened).toHaveBeenLastCalledWith(null, 'target')
+    await user.click(await screen.findByRole('button', { name: 'Open shop 1.0' }))
+    expect(onOpened).toHaveBeenLastCalledWith({ name: 'shop', version: '1.0' }, 'target')
+  })
+
   it('says so when the node does not run the distribution module (every call answers 404)', async () => {
     stubRoutes({})
     await renderWithProviders(<Page />)

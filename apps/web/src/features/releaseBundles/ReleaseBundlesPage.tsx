@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core'
 import { ScreenMessages } from '@trove/contracts/messages'
-import { type ComponentType, useState } from 'react'
+import { type ComponentType, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import type { BundleOrigin } from './api/listBundles'
 import { BundleDrawer, type BundleRef } from './components/BundleDrawer'
@@ -21,13 +21,42 @@ export interface ReleaseBundlesPageProps {
   repositories: RepositoryOption[]
   /** The console's markdown renderer, for release notes */
   Markdown: ComponentType<{ text: string }>
+  /** The bundle the address names (its drawer opens on the tab's side) */
+  opened?: BundleRef | null
+  /** A bundle opened or closed (null): the address follows */
+  onOpened?: (bundle: BundleRef | null, tab: BundleTab) => void
 }
 
 /** /release-bundles/{tab}: bundles made here, bundles received here, and the history of both. */
-export function ReleaseBundlesPage({ tab, onTab, admin, query, repositories, Markdown }: ReleaseBundlesPageProps) {
+export function ReleaseBundlesPage({
+  tab,
+  onTab,
+  admin,
+  query,
+  repositories,
+  Markdown,
+  opened,
+  onOpened,
+}: ReleaseBundlesPageProps) {
   const [open, setOpen] = useState<{ origin: BundleOrigin; bundle: BundleRef } | null>(null)
-  const onOpen = (origin: BundleOrigin, bundle: BundleRef) =>
+  // The address's bundle, when it names one (a link, Back and Forward).
+  const openedName = opened ? `${opened.name}\0${opened.version}` : null
+  useEffect(() => {
+    if (openedName === null) {
+      if (onOpened) setOpen(null)
+      return
+    }
+    const [name = '', version = ''] = openedName.split('\0')
+    setOpen({ origin: tab === 'target' ? 'target' : 'source', bundle: { name, version } })
+  }, [openedName, tab, onOpened])
+  const onOpen = (origin: BundleOrigin, bundle: BundleRef) => {
     setOpen({ origin, bundle: { name: bundle.name, version: bundle.version } })
+    onOpened?.({ name: bundle.name, version: bundle.version }, origin === 'target' ? 'target' : 'source')
+  }
+  const onClose = () => {
+    setOpen(null)
+    onOpened?.(null, tab)
+  }
   return (
     <>
       <PageHeader title={ScreenMessages.releaseBundlesTitle} />
@@ -50,7 +79,7 @@ export function ReleaseBundlesPage({ tab, onTab, admin, query, repositories, Mar
       <BundleDrawer
         origin={open?.origin ?? 'source'}
         bundle={open?.bundle ?? null}
-        onClose={() => setOpen(null)}
+        onClose={onClose}
         Markdown={Markdown}
         repositories={repositories}
       />
