@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { signInAsAdmin } from './signIn'
 
 // The integrations catalogue (packages §2) and the IDE integration (§4), each journey with users of

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
 

@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { ADMIN_PASSWORD, INSTANCE_URL } from '../playwright.config'
 import { expectAccessible } from './axe'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'

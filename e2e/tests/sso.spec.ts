@@ -1,7 +1,8 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { startIdentityProvider, type TestIdentityProvider } from '../../apps/server/test/oidcProvider'
 import { makeKeyPair, startSamlIdp } from '../../apps/server/test/samlIdp'
-import { format, ScreenMessages, SsoMessages } from '../../packages/contracts/src/messages'
+import { format, SsoMessages } from '../../packages/contracts/src/messages'
+import { ScreenMessages } from '../../packages/contracts/src/screenMessages'
 import { ADMIN_PASSWORD, SSO_URL } from '../playwright.config'
 import { ADMIN_LANDING, USER_LANDING } from './signIn'
 

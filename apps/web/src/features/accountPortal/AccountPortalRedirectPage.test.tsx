@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'

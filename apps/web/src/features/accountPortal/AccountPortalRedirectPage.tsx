@@ -1,5 +1,6 @@
 import { Alert, Anchor, Loader, Stack, Text } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useEffect } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { portalTarget } from './accountPortalRules'

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LOGIN_DATA, loginData, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Loader, Stack, Text } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useEffect } from 'react'
 import { AuthCard } from './AuthCard'
 import { useLoginRelatedData } from './api/accounts'

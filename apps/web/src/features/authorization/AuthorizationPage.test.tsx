@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, stubFetch } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'

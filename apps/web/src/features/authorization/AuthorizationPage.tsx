@@ -1,5 +1,6 @@
 import { Alert, Badge, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useDeferredValue, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { useMyProjects, useMyRepositories } from './api/myPermissions'

@@ -1,4 +1,4 @@
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it } from 'vitest'
 import { actionMarks, actionsSummary, capabilityLabel, emptyRepositoriesText, roleLabel } from './authorizationRules'
 

@@ -1,5 +1,5 @@
 import { ACTION_LABELS, ACTIONS, type Action, type HeldRole } from '@trove/contracts/access'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 
 /** Each action in the model's order, with its label and whether it is held. */
 export function actionMarks(held: readonly Action[]): { action: Action; label: string; held: boolean }[] {

@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core'
 import { CLI_CODE_LENGTH } from '@trove/contracts/limits'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 
 /** On the command-line sign-in screen: which client waits, and the code the terminal shows. */
 export function CliWaitingNotice({ clientName, session }: { clientName: string; session: string }) {

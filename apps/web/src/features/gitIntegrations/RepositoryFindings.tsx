@@ -1,6 +1,7 @@
 import { Alert, Loader, Modal, Stack, Text } from '@mantine/core'
 import { GIT_FINDINGS_PAGE_ROWS, type SelectedRepository } from '@trove/contracts/gitIntegrations'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useState } from 'react'
 import { FindingsTable } from '../../ui/FindingsTable'
 import { useRepositoryFindings } from './api/repositories'

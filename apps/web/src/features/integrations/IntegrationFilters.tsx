@@ -5,8 +5,8 @@ import {
   type CloudVendor,
   INTEGRATION_CATEGORY_LABELS,
   type IntegrationCategory,
-  ScreenMessages,
 } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { type ReactNode, useState } from 'react'
 
 export interface IntegrationFiltersProps {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
 import type { CatalogueItem } from './catalogueTypes'

@@ -7,8 +7,8 @@ import {
   INTEGRATION_CATEGORY_LABELS,
   type IntegrationCategory,
   Messages,
-  ScreenMessages,
 } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useMemo, useState } from 'react'
 import { CATALOGUE } from './catalogue'
 import type { CatalogueItem, ConfigureAction } from './catalogueTypes'

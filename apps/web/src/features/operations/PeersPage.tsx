@@ -1,6 +1,7 @@
 import { Alert, Badge, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
 import type { NodeStatus } from '@trove/contracts/operations'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { PageHeader } from '../../ui/PageHeader'
 import { usePeers } from './api/peers'
 import { formatAgo, type PeerCell, peerGrid } from './rules/peers'

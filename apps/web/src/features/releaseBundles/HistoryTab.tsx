@@ -1,5 +1,6 @@
 import { Alert, Group, Loader, Stack, Table, Text } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { useState } from 'react'
 import { isModuleOff } from './api/distributionRequest'
 import { useHistory } from './api/history'
@@ -36,7 +37,7 @@ export function HistoryTab() {
   if (total === 0)
     return (
       <Text c="dimmed" py="md">
-        {ScreenMessages.noBundleHistory}
+        {ReleaseBundleMessages.noBundleHistory}
       </Text>
     )
   return (

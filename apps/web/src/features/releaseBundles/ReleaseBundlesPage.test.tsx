@@ -1,7 +1,7 @@
 import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../test/fetchStub'
@@ -112,7 +112,7 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
 
     calls.length = 0
     await renderWithProviders(<Page />)
-    await screen.findByText(ScreenMessages.noSourceBundles)
+    await screen.findByText(ReleaseBundleMessages.noSourceBundles)
     expect(screen.queryByRole('region', { name: 'Signing keys' })).not.toBeInTheDocument()
     expect(calls.map((c) => c.path)).toEqual([`${UI}/release_bundles`])
   })
@@ -168,10 +168,10 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
   it('says so when the node does not run the distribution module (every call answers 404)', async () => {
     stubRoutes({})
     await renderWithProviders(<Page />)
-    expect(await screen.findByText(ScreenMessages.distributionOff)).toBeInTheDocument()
+    expect(await screen.findByText(ReleaseBundleMessages.distributionOff)).toBeInTheDocument()
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     await userEvent.setup().click(screen.getByRole('tab', { name: 'Target history' }))
-    expect(await screen.findByText(ScreenMessages.distributionOff)).toBeInTheDocument()
+    expect(await screen.findByText(ReleaseBundleMessages.distributionOff)).toBeInTheDocument()
   })
 
   it('shows the target history, paged', async () => {
@@ -242,7 +242,7 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
     const box = await screen.findByRole('region', { name: 'Find bundles by checksum' })
     await user.type(within(box).getByRole('textbox', { name: 'Checksum' }), 'not-a-sum{Enter}')
     expect(within(box).getByRole('textbox', { name: 'Checksum' })).toHaveAccessibleDescription(
-      ScreenMessages.bundleChecksumInvalid,
+      ReleaseBundleMessages.bundleChecksumInvalid,
     )
     await user.clear(within(box).getByRole('textbox', { name: 'Checksum' }))
     await user.type(within(box).getByRole('textbox', { name: 'Checksum' }), `${sum.toUpperCase()}{Enter}`)

@@ -1,5 +1,5 @@
 import { Tabs } from '@mantine/core'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type ComponentType, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import type { BundleOrigin } from './api/listBundles'
@@ -59,7 +59,7 @@ export function ReleaseBundlesPage({
   }
   return (
     <>
-      <PageHeader title={ScreenMessages.releaseBundlesTitle} />
+      <PageHeader title={ReleaseBundleMessages.releaseBundlesTitle} />
       <Tabs value={tab} onChange={(v) => v && onTab(v as BundleTab)} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="source">Source</Tabs.Tab>

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core'
 import type { BundleDetails, BundleSummary } from '@trove/contracts/distribution'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type ComponentType, useState } from 'react'
 import { formatSize } from '../../lib/format'
 import { isModuleOff } from './api/distributionRequest'
@@ -49,7 +50,7 @@ export function SourceTab({ admin, initialQuery, repositories, Markdown, onOpen 
         </Alert>
       ) : all.length === 0 ? (
         <Text c="dimmed" py="md">
-          {filter.q.trim() ? ScreenMessages.noMatchingBundles : ScreenMessages.noSourceBundles}
+          {filter.q.trim() ? ReleaseBundleMessages.noMatchingBundles : ReleaseBundleMessages.noSourceBundles}
         </Text>
       ) : (
         <SourceTable bundles={all} onOpen={(b) => onOpen('source', b)} />

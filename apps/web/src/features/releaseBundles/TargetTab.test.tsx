@@ -1,7 +1,8 @@
 import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../test/fetchStub'
 import { renderWithProviders } from '../../test/render'
@@ -52,7 +53,7 @@ describe('the target tab', { timeout: 40_000 }, () => {
     })
     await render(true)
     const user = userEvent.setup()
-    expect(await screen.findByText(ScreenMessages.noTargetBundles)).toBeInTheDocument()
+    expect(await screen.findByText(ReleaseBundleMessages.noTargetBundles)).toBeInTheDocument()
     const panel = await screen.findByRole('region', { name: 'Retention' })
     const keep = await within(panel).findByRole('textbox', { name: /Keep the last versions/ })
     expect(keep).toBeDisabled()
@@ -63,13 +64,13 @@ describe('the target tab', { timeout: 40_000 }, () => {
     await user.clear(within(panel).getByRole('textbox', { name: /Maximum age in days/ }))
     await user.type(within(panel).getByRole('textbox', { name: /Maximum age in days/ }), '30')
     await user.click(within(panel).getByRole('button', { name: 'Save' }))
-    expect(await screen.findByText(ScreenMessages.bundleRetentionSaved)).toBeInTheDocument()
+    expect(await screen.findByText(ReleaseBundleMessages.bundleRetentionSaved)).toBeInTheDocument()
     expect(sentJson(calls.find((c) => c.method === 'PUT'))).toEqual({ enable: true, keepLast: 3, maxAgeDays: 30 })
 
     await waitFor(() => expect(within(panel).getByRole('button', { name: 'Run now' })).toBeEnabled())
     await user.click(within(panel).getByRole('button', { name: 'Run now' }))
     expect(
-      await screen.findByText(format(ScreenMessages.bundleRetentionRemoved, { bundles: 'shop 1.0, shop 1.1' })),
+      await screen.findByText(format(ReleaseBundleMessages.bundleRetentionRemoved, { bundles: 'shop 1.0, shop 1.1' })),
     ).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`${UI}/retention/run`])
   })

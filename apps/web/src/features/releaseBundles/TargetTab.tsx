@@ -1,6 +1,7 @@
 import { Alert, Anchor, Group, Loader, Stack, Table, Text } from '@mantine/core'
 import type { BundleSummary } from '@trove/contracts/distribution'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { formatSize } from '../../lib/format'
 import { isModuleOff } from './api/distributionRequest'
 import { type BundleOrigin, useBundles } from './api/listBundles'
@@ -38,7 +39,7 @@ export function TargetTab({ admin, initialQuery, onOpen }: TargetTabProps) {
         </Alert>
       ) : all.length === 0 ? (
         <Text c="dimmed" py="md">
-          {filter.q.trim() ? ScreenMessages.noMatchingBundles : ScreenMessages.noTargetBundles}
+          {filter.q.trim() ? ReleaseBundleMessages.noMatchingBundles : ReleaseBundleMessages.noTargetBundles}
         </Text>
       ) : (
         <TargetTable bundles={all} onOpen={(b) => onOpen('target', b)} />

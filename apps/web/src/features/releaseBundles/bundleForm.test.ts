@@ -1,4 +1,5 @@
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../lib/api'
 import {
@@ -22,7 +23,7 @@ describe('the new bundle form', () => {
       sources: [newSource('version'), { ...newSource('path'), repoKey: 'files' }],
     }
     const e = validateDraft(draft)
-    expect(e.fields).toEqual({ name: ScreenMessages.bundleNameInvalid })
+    expect(e.fields).toEqual({ name: ReleaseBundleMessages.bundleNameInvalid })
     expect(e.sources).toEqual({
       0: {
         repoKey: Messages.fieldMandatory,
@@ -34,7 +35,7 @@ describe('the new bundle form', () => {
     expect(validateDraft(emptyDraft()).fields).toEqual({
       name: Messages.fieldMandatory,
       version: Messages.fieldMandatory,
-      sources: ScreenMessages.bundleNeedsSource,
+      sources: ReleaseBundleMessages.bundleNeedsSource,
     })
   })
 
@@ -44,7 +45,7 @@ describe('the new bundle form', () => {
     expect(parseProperties('flag')).toBeNull()
     const query = { ...newSource('query'), repoKey: 'files', properties: 'flag' }
     expect(validateDraft({ ...emptyDraft(), name: 'a', version: '1', sources: [query] }).sources[0]).toEqual({
-      properties: ScreenMessages.bundlePropertiesInvalid,
+      properties: ReleaseBundleMessages.bundlePropertiesInvalid,
     })
   })
 

@@ -5,7 +5,8 @@ import {
   type CreateBundle,
   type UpdateBundle,
 } from '@trove/contracts/distribution'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { ApiError } from '../../lib/api'
 
 /** A source as the dialog edits it: every field a string (a query's properties one `key=value` a line). */
@@ -109,10 +110,10 @@ export function parseProperties(text: string): Record<string, string> | null {
 export function validateDraft(d: BundleDraft): DraftErrors {
   const e = noErrors()
   if (!d.name.trim()) e.fields.name = Messages.fieldMandatory
-  else if (!BUNDLE_NAME.test(d.name.trim())) e.fields.name = ScreenMessages.bundleNameInvalid
+  else if (!BUNDLE_NAME.test(d.name.trim())) e.fields.name = ReleaseBundleMessages.bundleNameInvalid
   if (!d.version.trim()) e.fields.version = Messages.fieldMandatory
-  else if (!BUNDLE_VERSION.test(d.version.trim())) e.fields.version = ScreenMessages.bundleVersionInvalid
-  if (d.sources.length === 0) e.fields.sources = ScreenMessages.bundleNeedsSource
+  else if (!BUNDLE_VERSION.test(d.version.trim())) e.fields.version = ReleaseBundleMessages.bundleVersionInvalid
+  if (d.sources.length === 0) e.fields.sources = ReleaseBundleMessages.bundleNeedsSource
   e.sources = validateSources(d.sources)
   return e
 }
@@ -129,7 +130,8 @@ function validateSources(sources: SourceDraft[]): DraftErrors['sources'] {
     for (const { field: f, required } of SOURCE_FIELDS[s.type]) {
       if (required && !field(s, f).trim()) errors[f] = Messages.fieldMandatory
     }
-    if (s.type === 'query' && parseProperties(s.properties) === null) errors.properties = ScreenMessages.bundlePropertiesInvalid
+    if (s.type === 'query' && parseProperties(s.properties) === null)
+      errors.properties = ReleaseBundleMessages.bundlePropertiesInvalid
     if (Object.keys(errors).length > 0) out[i] = errors
   })
   return out

@@ -1,6 +1,7 @@
 import { Alert, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
 import type { AdvisoryImport } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { PageHeader } from '../../ui/PageHeader'
 import { useDatabase } from './api/database'
 import { FeedForm } from './FeedForm'

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
 import type { AdvisoryFeed } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { type FormEvent, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { useSaveFeed, useSyncFeed } from './api/database'

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
 import type { Violation } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { notify } from '../../lib/notify'
 import { useAddIgnoreRule } from './api/ignoreRules'
 import { useDialogForm } from './fieldErrors'

@@ -1,5 +1,6 @@
 import { Alert, Button, FileInput, Group, Stack, Text } from '@mantine/core'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { type FormEvent, useState } from 'react'
 import { notify } from '../../lib/notify'
 import { useImportAdvisories } from './api/database'

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Stack, TagsInput, Textarea, TextInput } from '@mantine/core'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
 import { SEVERITIES, type SecurityPolicy, type Severity } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { notify } from '../../lib/notify'
 import { useSavePolicy } from './api/policies'
 import { useDialogForm } from './fieldErrors'

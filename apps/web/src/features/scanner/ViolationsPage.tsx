@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, NativeSelect, Select, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
 import { SEVERITIES, type Severity, type Violation, type ViolationType } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { SeverityBadge } from '../../ui/SeverityBadge'

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Stack, TagsInput, TextInput } from '@mantine/core'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
 import type { SecurityWatch } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { notify } from '../../lib/notify'
 import { usePolicies } from './api/policies'
 import { useSaveWatch } from './api/watches'

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
 import { ALL_REPOSITORIES, type SecurityWatch } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { useState } from 'react'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'

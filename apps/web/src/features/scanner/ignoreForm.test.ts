@@ -1,5 +1,5 @@
-import { ScreenMessages } from '@trove/contracts/messages'
 import type { Violation } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it } from 'vitest'
 import { emptyIgnore, ignoreRuleOf, validateIgnore } from './ignoreForm'
 

@@ -1,5 +1,5 @@
-import { ScreenMessages } from '@trove/contracts/messages'
 import type { IgnoreRuleForm, Violation } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 
 /** How widely a violation is accepted: this version, every version of the package, or everywhere. */
 export type IgnoreScope = 'version' | 'package' | 'everywhere'

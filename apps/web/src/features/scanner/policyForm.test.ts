@@ -1,4 +1,5 @@
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it } from 'vitest'
 import { draftOf, emptyPolicy, policyOf, validatePolicy } from './policyForm'
 

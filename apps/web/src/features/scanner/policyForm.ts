@@ -1,5 +1,6 @@
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
 import type { PolicyActions, SecurityPolicy, Severity } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 
 /** The policy form's fields as the screen holds them. */
 export interface PolicyDraft {

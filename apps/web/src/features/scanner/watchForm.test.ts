@@ -1,4 +1,5 @@
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it } from 'vitest'
 import { emptyWatch, validateWatch, watchDraftOf, watchOf } from './watchForm'
 

@@ -1,5 +1,6 @@
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
 import { ALL_REPOSITORIES, type SecurityWatch } from '@trove/contracts/scanner'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 
 /** The watch form's fields: what it covers (repositories or all, projects, builds) and the policies applied. */
 export interface WatchDraft {

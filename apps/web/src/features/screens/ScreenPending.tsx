@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { PageHeader } from '../../ui/PageHeader'
 
 /**

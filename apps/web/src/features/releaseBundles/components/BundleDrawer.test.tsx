@@ -2,7 +2,8 @@ import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { BundleDetails, DistributionView } from '@trove/contracts/distribution'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../../test/fetchStub'
 import { renderWithProviders } from '../../../test/render'
@@ -58,11 +59,13 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     await render()
     const user = userEvent.setup()
     const drawer = await screen.findByRole('dialog', { name: /shop/ })
-    expect(await within(drawer).findByText(ScreenMessages.bundleNotSigned)).toBeInTheDocument()
+    expect(await within(drawer).findByText(ReleaseBundleMessages.bundleNotSigned)).toBeInTheDocument()
     expect(within(drawer).queryByRole('button', { name: 'Distribute' })).not.toBeInTheDocument()
     expect(within(drawer).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
     await user.click(within(drawer).getByRole('button', { name: 'Sign' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleSigned, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
+    expect(
+      await screen.findByText(format(ReleaseBundleMessages.bundleSigned, { name: 'shop', version: '1.0' })),
+    ).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`${UI}/release_bundles/shop/1.0/sign`])
     expect(await within(drawer).findByRole('button', { name: 'Distribute' })).toBeInTheDocument()
     expect(within(drawer).queryByRole('button', { name: 'Sign' })).not.toBeInTheDocument()
@@ -100,13 +103,15 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     await render()
     const user = userEvent.setup()
     const drawer = await screen.findByRole('dialog', { name: /shop/ })
-    expect(await within(drawer).findByText(ScreenMessages.bundleNotDistributed)).toBeInTheDocument()
+    expect(await within(drawer).findByText(ReleaseBundleMessages.bundleNotDistributed)).toBeInTheDocument()
     await user.click(within(drawer).getByRole('button', { name: 'Distribute' }))
     const dialog = await screen.findByRole('dialog', { name: 'Distribute shop 1.0' })
     await user.click(await within(dialog).findByRole('checkbox', { name: /edge/ }))
     await user.click(within(dialog).getByRole('button', { name: 'Distribute' }))
     expect(
-      await screen.findByText(format(ScreenMessages.bundleDistributing, { name: 'shop', version: '1.0', targets: 'edge' })),
+      await screen.findByText(
+        format(ReleaseBundleMessages.bundleDistributing, { name: 'shop', version: '1.0', targets: 'edge' }),
+      ),
     ).toBeInTheDocument()
     expect(sentJson(calls.find((c) => c.method === 'POST'))).toEqual({ targets: ['edge'] })
 
@@ -132,7 +137,7 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'Distribute' }))
     const dialog = await screen.findByRole('dialog', { name: 'Distribute shop 1.0' })
-    expect(await within(dialog).findByText(ScreenMessages.bundleTargetsAdminOnly)).toBeInTheDocument()
+    expect(await within(dialog).findByText(ReleaseBundleMessages.bundleTargetsAdminOnly)).toBeInTheDocument()
     await user.type(within(dialog).getByRole('textbox', { name: 'Targets' }), 'edge, eu')
     await user.click(within(dialog).getByRole('button', { name: 'Distribute' }))
     expect(await within(dialog).findByText('You may not distribute release bundle shop')).toBeInTheDocument()
@@ -167,20 +172,24 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
       within(await screen.findByRole('dialog', { name: 'Remove release bundle' })).getByRole('button', { name: 'Remove' }),
     )
     expect(
-      await screen.findByText(format(ScreenMessages.bundleRemoving, { name: 'shop', version: '1.0', target: 'edge' })),
+      await screen.findByText(format(ReleaseBundleMessages.bundleRemoving, { name: 'shop', version: '1.0', target: 'edge' })),
     ).toBeInTheDocument()
 
     await user.click(within(drawer).getByRole('button', { name: 'Recall everywhere' }))
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Remove release bundle' })).getByRole('button', { name: 'Remove' }),
     )
-    expect(await screen.findByText(format(ScreenMessages.bundleRecalling, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
+    expect(
+      await screen.findByText(format(ReleaseBundleMessages.bundleRecalling, { name: 'shop', version: '1.0' })),
+    ).toBeInTheDocument()
 
     await user.click(within(drawer).getByRole('button', { name: 'Delete' }))
     const confirm = await screen.findByRole('dialog', { name: 'Delete release bundle' })
-    expect(confirm).toHaveTextContent(format(ScreenMessages.bundleDeleteConfirm, { name: 'shop', version: '1.0' }))
+    expect(confirm).toHaveTextContent(format(ReleaseBundleMessages.bundleDeleteConfirm, { name: 'shop', version: '1.0' }))
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleDeleted, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
+    expect(
+      await screen.findByText(format(ReleaseBundleMessages.bundleDeleted, { name: 'shop', version: '1.0' })),
+    ).toBeInTheDocument()
     expect(onClose).toHaveBeenCalled()
     expect(
       calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}${c.search.size ? `?${c.search}` : ''}`),
@@ -208,7 +217,7 @@ describe('a bundle’s details', { timeout: 40_000 }, () => {
     expect(within(drawer).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
     await user.click(within(drawer).getByRole('button', { name: 'Delete' }))
     const confirm = await screen.findByRole('dialog', { name: 'Delete release bundle' })
-    expect(confirm).toHaveTextContent(format(ScreenMessages.bundleDeleteReceivedConfirm, { name: 'shop', version: '1.0' }))
+    expect(confirm).toHaveTextContent(format(ReleaseBundleMessages.bundleDeleteReceivedConfirm, { name: 'shop', version: '1.0' }))
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.search.get('origin')).toBe('target'))
   })

@@ -1,6 +1,7 @@
 import { Alert, Button, Divider, Drawer, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core'
 import type { BundleDetails } from '@trove/contracts/distribution'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type ComponentType, type ReactNode, useState } from 'react'
 import { formatSize } from '../../../lib/format'
 import { notify } from '../../../lib/notify'
@@ -103,7 +104,7 @@ function BundleBody({
 
   const onSign = () =>
     sign.mutate(names, {
-      onSuccess: () => notify({ color: 'green', message: format(ScreenMessages.bundleSigned, names) }),
+      onSuccess: () => notify({ color: 'green', message: format(ReleaseBundleMessages.bundleSigned, names) }),
       onError: failed,
     })
   const closeConfirm = () => setConfirm(null)
@@ -118,7 +119,7 @@ function BundleBody({
         { origin, ...names },
         {
           onSuccess: () => {
-            notify({ color: 'green', message: format(ScreenMessages.bundleDeleted, names) })
+            notify({ color: 'green', message: format(ReleaseBundleMessages.bundleDeleted, names) })
             closeConfirm()
             onGone()
           },
@@ -128,7 +129,7 @@ function BundleBody({
     else if (confirm.kind === 'recall')
       recall.mutate(names, {
         onSuccess: () => {
-          notify({ color: 'green', message: format(ScreenMessages.bundleRecalling, names) })
+          notify({ color: 'green', message: format(ReleaseBundleMessages.bundleRecalling, names) })
           closeConfirm()
         },
         onError: confirmFailed,
@@ -138,7 +139,10 @@ function BundleBody({
         { ...names, target: confirm.target },
         {
           onSuccess: () => {
-            notify({ color: 'green', message: format(ScreenMessages.bundleRemoving, { ...names, target: confirm.target }) })
+            notify({
+              color: 'green',
+              message: format(ReleaseBundleMessages.bundleRemoving, { ...names, target: confirm.target }),
+            })
             closeConfirm()
           },
           onError: confirmFailed,
@@ -147,11 +151,14 @@ function BundleBody({
   }
   const confirmText =
     confirm?.kind === 'delete'
-      ? format(origin === 'source' ? ScreenMessages.bundleDeleteConfirm : ScreenMessages.bundleDeleteReceivedConfirm, names)
+      ? format(
+          origin === 'source' ? ReleaseBundleMessages.bundleDeleteConfirm : ReleaseBundleMessages.bundleDeleteReceivedConfirm,
+          names,
+        )
       : confirm?.kind === 'recall'
-        ? format(ScreenMessages.bundleRecallConfirm, names)
+        ? format(ReleaseBundleMessages.bundleRecallConfirm, names)
         : confirm?.kind === 'remove'
-          ? format(ScreenMessages.bundleRemoveConfirm, { ...names, target: confirm.target })
+          ? format(ReleaseBundleMessages.bundleRemoveConfirm, { ...names, target: confirm.target })
           : null
 
   return (
@@ -211,7 +218,7 @@ function BundleBody({
       </SimpleGrid>
       {b.state === 'open' && (
         <Text size="sm" c="dimmed">
-          {ScreenMessages.bundleNotSigned}
+          {ReleaseBundleMessages.bundleNotSigned}
         </Text>
       )}
 

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import type { ChecksumMatch } from '@trove/contracts/distribution'
-import { Messages, ScreenMessages } from '@trove/contracts/messages'
+import { Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type FormEvent, useState } from 'react'
 import { LOOKUP_ROWS, useChecksumLookup } from '../api/checksumLookup'
 import { OriginBadge } from './Badges'
@@ -36,7 +37,7 @@ export function ChecksumLookup({ onOpen }: { onOpen: (match: ChecksumMatch) => v
               size="sm"
               style={{ flex: 1 }}
               value={text}
-              error={invalid ? ScreenMessages.bundleChecksumInvalid : undefined}
+              error={invalid ? ReleaseBundleMessages.bundleChecksumInvalid : undefined}
               onChange={(e) => {
                 setText(e.currentTarget.value)
                 setInvalid(false)
@@ -55,7 +56,7 @@ export function ChecksumLookup({ onOpen }: { onOpen: (match: ChecksumMatch) => v
           </Alert>
         ) : matches.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {ScreenMessages.bundleChecksumNoMatch}
+            {ReleaseBundleMessages.bundleChecksumNoMatch}
           </Text>
         ) : (
           <>

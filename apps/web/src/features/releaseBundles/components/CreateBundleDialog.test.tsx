@@ -1,7 +1,8 @@
 import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { json } from '../../../test/fetchStub'
 import { renderWithProviders } from '../../../test/render'
@@ -43,7 +44,7 @@ describe('a new release bundle', { timeout: 40_000 }, () => {
     const user = userEvent.setup()
     await user.click(within(dialog).getByRole('button', { name: 'Create' }))
     expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveAccessibleDescription(Messages.fieldMandatory)
-    expect(within(dialog).getByText(ScreenMessages.bundleNeedsSource)).toBeInTheDocument()
+    expect(within(dialog).getByText(ReleaseBundleMessages.bundleNeedsSource)).toBeInTheDocument()
     expect(calls).toEqual([])
 
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'shop')
@@ -68,7 +69,9 @@ describe('a new release bundle', { timeout: 40_000 }, () => {
     await user.type(within(path).getByRole('textbox', { name: /Path/ }), 'docs')
 
     await user.click(within(dialog).getByRole('button', { name: 'Create' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleCreated, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
+    expect(
+      await screen.findByText(format(ReleaseBundleMessages.bundleCreated, { name: 'shop', version: '1.0' })),
+    ).toBeInTheDocument()
     expect(sentJson(calls[0])).toEqual({
       name: 'shop',
       version: '1.0',

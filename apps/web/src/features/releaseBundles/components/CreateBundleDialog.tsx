@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core'
 import type { BundleDetails } from '@trove/contracts/distribution'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type ComponentType, type FormEvent, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useCreateBundle } from '../api/createBundle'
@@ -72,7 +73,10 @@ function CreateBundleForm({ onClose, onCreated, repositories, Markdown }: Omit<C
     setServer(noErrors())
     create.mutate(toCreateBundle(draft), {
       onSuccess: (bundle) => {
-        notify({ color: 'green', message: format(ScreenMessages.bundleCreated, { name: bundle.name, version: bundle.version }) })
+        notify({
+          color: 'green',
+          message: format(ReleaseBundleMessages.bundleCreated, { name: bundle.name, version: bundle.version }),
+        })
         onCreated(bundle)
         onClose()
       },

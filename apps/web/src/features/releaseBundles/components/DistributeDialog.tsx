@@ -1,5 +1,6 @@
 import { Alert, Button, Checkbox, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { useState } from 'react'
 import { ApiError } from '../../../lib/api'
 import { notify } from '../../../lib/notify'
@@ -39,7 +40,7 @@ export function DistributeDialog({ bundle, onClose }: DistributeDialogProps) {
         onSuccess: () => {
           notify({
             color: 'green',
-            message: format(ScreenMessages.bundleDistributing, { ...bundle, targets: chosen.join(', ') }),
+            message: format(ReleaseBundleMessages.bundleDistributing, { ...bundle, targets: chosen.join(', ') }),
           })
           close()
         },
@@ -60,7 +61,7 @@ export function DistributeDialog({ bundle, onClose }: DistributeDialogProps) {
         ) : forbidden ? (
           <>
             <Text size="sm" c="dimmed">
-              {ScreenMessages.bundleTargetsAdminOnly}
+              {ReleaseBundleMessages.bundleTargetsAdminOnly}
             </Text>
             <TextInput
               label="Targets"
@@ -76,7 +77,7 @@ export function DistributeDialog({ bundle, onClose }: DistributeDialogProps) {
           </Alert>
         ) : targets.data.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {ScreenMessages.bundleNoTargets}
+            {ReleaseBundleMessages.bundleNoTargets}
           </Text>
         ) : (
           <Checkbox.Group label="Targets" value={picked} onChange={setPicked}>

@@ -1,6 +1,6 @@
 import { Button, Progress, Stack, Table, Text } from '@mantine/core'
 import type { DistributionView } from '@trove/contracts/distribution'
-import { ScreenMessages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { formatSize } from '../../../lib/format'
 import { when } from '../when'
 import { DistributionBadge, FAILURE_TEXT } from './Badges'
@@ -18,7 +18,7 @@ export function DistributionsTable({
   removing: string | null
   onRemove?: (target: string) => void
 }) {
-  if (distributions.length === 0) return <Text c="dimmed">{ScreenMessages.bundleNotDistributed}</Text>
+  if (distributions.length === 0) return <Text c="dimmed">{ReleaseBundleMessages.bundleNotDistributed}</Text>
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table withTableBorder aria-label="Distributions">

@@ -2,7 +2,8 @@ import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { BundleDetails, BundleFile } from '@trove/contracts/distribution'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { json } from '../../../test/fetchStub'
 import { renderWithProviders } from '../../../test/render'
@@ -105,7 +106,9 @@ describe('editing an open bundle', { timeout: 40_000 }, () => {
     await user.type(within(path).getByRole('textbox', { name: /Path/ }), 'docs/b.txt')
     await user.click(within(dialog).getByRole('button', { name: 'Save' }))
 
-    expect(await screen.findByText(format(ScreenMessages.bundleUpdated, { name: 'shop', version: '1.0' }))).toBeInTheDocument()
+    expect(
+      await screen.findByText(format(ReleaseBundleMessages.bundleUpdated, { name: 'shop', version: '1.0' })),
+    ).toBeInTheDocument()
     // Only what changed: the notes were left as they were.
     expect(sentJson(calls.find((c) => c.method === 'PATCH'))).toEqual({
       description: 'The new shop',

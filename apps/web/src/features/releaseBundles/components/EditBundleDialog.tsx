@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Input, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core'
 import type { BundleDetails, BundleFile } from '@trove/contracts/distribution'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type ComponentType, type FormEvent, useState } from 'react'
 import { formatSize } from '../../../lib/format'
 import { notify } from '../../../lib/notify'
@@ -89,7 +90,7 @@ function EditBundleForm({
       { ...names, ...changes },
       {
         onSuccess: () => {
-          notify({ color: 'green', message: format(ScreenMessages.bundleUpdated, names) })
+          notify({ color: 'green', message: format(ReleaseBundleMessages.bundleUpdated, names) })
           onClose()
         },
         onError: (error) => setServer(serverErrors(error, 'add')),

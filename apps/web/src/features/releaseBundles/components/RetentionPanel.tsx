@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Loader, NumberInput, Stack, Switch, Text, Title } from '@mantine/core'
 import type { RetentionPolicy } from '@trove/contracts/distribution'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type FormEvent, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useRetention, useSaveRetention } from '../api/retention'
@@ -43,7 +44,7 @@ function RetentionForm({ stored }: { stored: RetentionPolicy }) {
     save.mutate(policy, {
       onSuccess: (next) => {
         setPolicy(next)
-        notify({ color: 'green', message: ScreenMessages.bundleRetentionSaved })
+        notify({ color: 'green', message: ReleaseBundleMessages.bundleRetentionSaved })
       },
       onError: (error) => notify({ color: 'red', message: error.message || Messages.somethingWentWrong }),
     })
@@ -55,8 +56,8 @@ function RetentionForm({ stored }: { stored: RetentionPolicy }) {
           color: 'green',
           message:
             removed.length === 0
-              ? ScreenMessages.bundleRetentionRemovedNothing
-              : format(ScreenMessages.bundleRetentionRemoved, { bundles: removed.join(', ') }),
+              ? ReleaseBundleMessages.bundleRetentionRemovedNothing
+              : format(ReleaseBundleMessages.bundleRetentionRemoved, { bundles: removed.join(', ') }),
         }),
       onError: (error) => notify({ color: 'red', message: error.message || Messages.somethingWentWrong }),
     })

@@ -2,7 +2,8 @@ import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { SigningKey } from '@trove/contracts/distribution'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../../test/fetchStub'
 import { renderWithProviders } from '../../../test/render'
@@ -50,11 +51,11 @@ describe('the signing keys panel', { timeout: 40_000 }, () => {
 
     await user.click(within(panel).getByRole('button', { name: 'Rotate' }))
     const confirm = await screen.findByRole('dialog', { name: 'Rotate signing key' })
-    expect(confirm).toHaveTextContent(ScreenMessages.bundleKeyRotateConfirm)
+    expect(confirm).toHaveTextContent(ReleaseBundleMessages.bundleKeyRotateConfirm)
     // Asking first: nothing is rotated until confirmed.
     expect(calls.some((c) => c.method === 'POST')).toBe(false)
     await user.click(within(confirm).getByRole('button', { name: 'Rotate' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleKeyRotated, { id: 'ed25519:new' }))).toBeInTheDocument()
+    expect(await screen.findByText(format(ReleaseBundleMessages.bundleKeyRotated, { id: 'ed25519:new' }))).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`${UI}/keys/rotate`])
 
     await waitFor(() => expect(within(table).getByRole('row', { name: /ed25519:new/ })).toHaveTextContent('active'))

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core'
 import { BUNDLE_KEYS_PATH } from '@trove/contracts/distribution'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useSigningKeys } from '../api/listSigningKeys'
@@ -20,7 +21,7 @@ export function SigningKeysPanel() {
   const rows = keys.data ?? []
   const onRotate = () =>
     rotate.mutate(undefined, {
-      onSuccess: (key) => notify({ color: 'green', message: format(ScreenMessages.bundleKeyRotated, { id: key.id }) }),
+      onSuccess: (key) => notify({ color: 'green', message: format(ReleaseBundleMessages.bundleKeyRotated, { id: key.id }) }),
       onError: (error) => notify({ color: 'red', message: error.message || Messages.somethingWentWrong }),
       onSettled: () => setAsking(false),
     })
@@ -76,7 +77,7 @@ export function SigningKeysPanel() {
         title="Rotate signing key"
         confirmLabel="Rotate"
         destructive={false}
-        message={asking ? ScreenMessages.bundleKeyRotateConfirm : null}
+        message={asking ? ReleaseBundleMessages.bundleKeyRotateConfirm : null}
         pending={rotate.isPending}
         onClose={() => setAsking(false)}
         onConfirm={onRotate}

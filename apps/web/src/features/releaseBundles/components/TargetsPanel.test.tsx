@@ -1,7 +1,8 @@
 import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { format, ScreenMessages } from '@trove/contracts/messages'
+import { format } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../../test/fetchStub'
 import { renderWithProviders } from '../../../test/render'
@@ -47,12 +48,12 @@ describe('the targets panel', { timeout: 40_000 }, () => {
     await user.clear(within(form).getByLabelText('Administrator token of the target'))
     await user.type(within(form).getByLabelText('Administrator token of the target'), 'trove_at_right')
     await user.click(within(form).getByRole('button', { name: 'Add target' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleTargetSaved, { name: 'edge' }))).toBeInTheDocument()
+    expect(await screen.findByText(format(ReleaseBundleMessages.bundleTargetSaved, { name: 'edge' }))).toBeInTheDocument()
     await waitFor(() => expect(within(form).getByRole('textbox', { name: 'Name' })).toHaveValue(''))
 
     await user.click(within(panel).getByRole('button', { name: 'Remove target old' }))
     await user.click(within(await screen.findByRole('dialog', { name: 'Remove target' })).getByRole('button', { name: 'Remove' }))
-    expect(await screen.findByText(format(ScreenMessages.bundleTargetDeleted, { name: 'old' }))).toBeInTheDocument()
+    expect(await screen.findByText(format(ReleaseBundleMessages.bundleTargetDeleted, { name: 'old' }))).toBeInTheDocument()
     expect(calls.some((c) => c.method === 'DELETE' && c.path === `${UI}/targets/old`)).toBe(true)
   })
 })

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Loader, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { BUNDLE_NAME } from '@trove/contracts/distribution'
-import { format, Messages, ScreenMessages } from '@trove/contracts/messages'
+import { format, Messages } from '@trove/contracts/messages'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { type FormEvent, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useDeleteTarget } from '../api/deleteTarget'
@@ -44,7 +45,7 @@ export function TargetsPanel() {
     event.preventDefault()
     const local: Partial<Record<Field, string>> = {}
     if (!form.name.trim()) local.name = Messages.fieldMandatory
-    else if (!BUNDLE_NAME.test(form.name.trim())) local.name = ScreenMessages.bundleNameInvalid
+    else if (!BUNDLE_NAME.test(form.name.trim())) local.name = ReleaseBundleMessages.bundleNameInvalid
     if (!form.url.trim()) local.url = Messages.fieldMandatory
     if (!form.token) local.token = Messages.fieldMandatory
     setErrors(local)
@@ -54,7 +55,7 @@ export function TargetsPanel() {
       { name, url: form.url.trim(), token: form.token },
       {
         onSuccess: () => {
-          notify({ color: 'green', message: format(ScreenMessages.bundleTargetSaved, { name }) })
+          notify({ color: 'green', message: format(ReleaseBundleMessages.bundleTargetSaved, { name }) })
           setForm({ name: '', url: '', token: '' })
           save.reset()
         },
@@ -157,14 +158,14 @@ export function TargetsPanel() {
       <ConfirmDialog
         title="Remove target"
         confirmLabel="Remove"
-        message={deleting && format(ScreenMessages.bundleTargetDeleteConfirm, { name: deleting })}
+        message={deleting && format(ReleaseBundleMessages.bundleTargetDeleteConfirm, { name: deleting })}
         pending={remove.isPending}
         onClose={() => setDeleting(null)}
         onConfirm={() => {
           if (!deleting) return
           const name = deleting
           remove.mutate(name, {
-            onSuccess: () => notify({ color: 'green', message: format(ScreenMessages.bundleTargetDeleted, { name }) }),
+            onSuccess: () => notify({ color: 'green', message: format(ReleaseBundleMessages.bundleTargetDeleted, { name }) }),
             onError: (error) => notify({ color: 'red', message: error.message || Messages.somethingWentWrong }),
             onSettled: () => setDeleting(null),
           })
