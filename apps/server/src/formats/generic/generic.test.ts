@@ -110,6 +110,29 @@ describe('generic repositories', () => {
     }, 3000)
   })
 
+  it('serves a stored file byte for byte, with its length, whatever it starts with and the client accepts', async () => {
+    // Content that starts like gzip or zlib data was passed through by the compressor yet labelled br.
+    for (const [name, head] of [
+      ['looks-gzip.bin', [0x1f, 0x8b, 0x08]],
+      ['looks-zlib.txt', [0x78, 0x9c]],
+      ['plain.json', [0x7b]],
+    ] as const) {
+      const body = Buffer.concat([Buffer.from(head), crypto.randomBytes(5000)])
+      const put = await fetch(`${base}/artifactory/files/enc/${name}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}` },
+        body,
+      })
+      expect(put.status).toBe(201)
+      const res = await fetch(`${base}/artifactory/files/enc/${name}`, {
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br, gzip' },
+      })
+      expect(res.headers.get('content-encoding')).toBeNull()
+      expect(res.headers.get('content-length')).toBe(String(body.length))
+      expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true)
+    }
+  })
+
   it('answers a large deploy with all its checksums, none left for later', async () => {
     // Past 64 MB without declared checksums: the deploy's answer carries sha1 and md5 all the same.
     const content = crypto.randomBytes(66 * 1024 * 1024)

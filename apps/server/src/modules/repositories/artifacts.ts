@@ -580,6 +580,11 @@ export class ArtifactService {
 
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
     await this.checkDownload(file)
+    // A stored file goes out byte for byte, with its length, never encoded on the fly: the
+    // compressor passes content that starts like gzip or zlib data (a .tgz, a .gz) through as it is
+    // yet labels it with the encoding it negotiated, so clients decoded garbage; and an artifact's
+    // length and checksums name the bytes stored. Its switch is this request header.
+    request.headers['x-no-compression'] = 'stored file'
     const headers = fileHeaders(file)
     reply.headers(headers)
     if (request.headers['if-none-match'] === headers.etag) return reply.code(304).send()
