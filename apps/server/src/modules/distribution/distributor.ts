@@ -40,15 +40,15 @@ export class TargetError extends Error {
   }
 }
 
-async function answerMessage(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '')
+/** A target's refusal in words: the message of Trove's error shape, else the text itself (or the fallback). */
+function messageOf(text: string, fallback: string): string {
   try {
     const body = JSON.parse(text) as { errors?: { message?: string }[] }
     if (body.errors?.[0]?.message) return body.errors[0].message
   } catch {
     // not JSON: the text itself
   }
-  return text.slice(0, 500) || res.statusText
+  return text.slice(0, 500) || fallback
 }
 
 /**
@@ -409,7 +409,7 @@ export class Distributor {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(120_000),
     })
-    if (!res.ok) throw new TargetError(res.status, await answerMessage(res))
+    if (!res.ok) throw new TargetError(res.status, messageOf(await res.text().catch(() => ''), res.statusText))
     const text = await res.text()
     return text ? JSON.parse(text) : null
   }
@@ -437,13 +437,7 @@ export class Distributor {
           res.on('end', () => {
             if ((res.statusCode ?? 500) < 300) return resolve()
             const text = Buffer.concat(chunks).toString('utf8')
-            let message = text.slice(0, 500)
-            try {
-              message = (JSON.parse(text) as { errors: { message: string }[] }).errors[0]?.message ?? message
-            } catch {
-              // the text as it is
-            }
-            reject(new TargetError(res.statusCode ?? 500, message))
+            reject(new TargetError(res.statusCode ?? 500, messageOf(text, res.statusMessage ?? '')))
           })
           res.on('error', reject)
         },
