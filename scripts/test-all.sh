@@ -29,6 +29,8 @@ if [[ $install -eq 1 ]]; then
   command -v openssl >/dev/null || missing+=(openssl) # the Go test's TLS front (go sends credentials over HTTPS only)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)
+  command -v gpgv >/dev/null || missing+=(gpgv) # checks the Debian repositories' signed Release files
+  command -v gpg >/dev/null || missing+=(gnupg) # turns the published key into the keyring gpgv reads
   command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light) # the reverse-proxy configuration is tested with a real nginx
   # PyPI clients on Debian's Python: pip installs, twine uploads, build makes the wheel and sdist offline.

@@ -1,7 +1,19 @@
 /** Repository constants without zod, for the console's screens (they stay light). */
 
 /** Package types a repository can hold. */
-export const PACKAGE_TYPES = ['npm', 'pypi', 'docker', 'maven', 'generic', 'helm', 'go', 'cargo', 'gems', 'composer'] as const
+export const PACKAGE_TYPES = [
+  'npm',
+  'pypi',
+  'docker',
+  'maven',
+  'generic',
+  'helm',
+  'go',
+  'cargo',
+  'gems',
+  'composer',
+  'debian',
+] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
 /** How each type is written in the repository list, as tools expect it. */
@@ -16,6 +28,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   cargo: 'Cargo',
   gems: 'Gems',
   composer: 'Composer',
+  debian: 'Debian',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -30,6 +43,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   cargo: 'Cargo',
   gems: 'RubyGems',
   composer: 'Composer',
+  debian: 'Debian',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -56,6 +70,7 @@ export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
   go: 'https://proxy.golang.org',
   // A cargo remote's URL is its upstream's sparse index (what follows `sparse+`).
   cargo: 'https://index.crates.io',
+  debian: 'https://deb.debian.org/debian',
 }
 
 /** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
@@ -100,5 +115,10 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
   composer: [
     { key: 'composer-local', rclass: 'local' },
     { key: 'composer-virtual', rclass: 'virtual' },
+  ],
+  debian: [
+    { key: 'debian-local', rclass: 'local' },
+    { key: 'debian-remote', rclass: 'remote' },
+    { key: 'debian-virtual', rclass: 'virtual' },
   ],
 }

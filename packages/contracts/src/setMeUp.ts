@@ -332,6 +332,49 @@ function composer(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
+function debian(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const url = `${t.baseUrl}/artifactory/${t.repoKey}`
+  const { host, pathname, protocol } = new URL(url)
+  // apt sends auth.conf's credentials over plain HTTP only to a machine line that says http://.
+  const machine = `${protocol === 'http:' ? 'http://' : ''}${host}${pathname}`
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'debian-key',
+      title: "Trust the repository's signing key",
+      language: 'shell',
+      text: `curl -fsSL ${t.baseUrl}/artifactory/api/gpg/key/public -o /etc/apt/keyrings/trove.asc\n`,
+    },
+    {
+      id: 'debian-auth',
+      title: 'Give apt your credentials',
+      file: '/etc/apt/auth.conf.d/trove.conf',
+      language: 'ini',
+      text: `machine ${machine}\nlogin ${t.user}\npassword ${secret(t)}\n`,
+    },
+    {
+      id: 'debian-sources',
+      title: 'Add the repository (name your distribution and components)',
+      file: '/etc/apt/sources.list.d/trove.list',
+      language: 'ini',
+      text: `deb [signed-by=/etc/apt/keyrings/trove.asc] ${url} <DISTRIBUTION> <COMPONENT>\n`,
+    },
+    {
+      id: 'debian-install',
+      title: 'Install a package',
+      language: 'shell',
+      text: 'apt-get update && apt-get install <PACKAGE>\n',
+    },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'debian-upload',
+      title: 'Upload a package to a distribution and component',
+      language: 'shell',
+      text: `curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <FILE>.deb "${url}/pool/<FILE>.deb;deb.distribution=<DISTRIBUTION>;deb.component=<COMPONENT>"\n`,
+    })
+  return snippets
+}
+
 const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = {
   npm,
   pypi,
@@ -343,6 +386,7 @@ const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> =
   cargo,
   gems,
   composer,
+  debian,
 }
 
 /** The snippets for a repository, in the order a user follows them. */

@@ -404,6 +404,10 @@ export class BlobStore {
     this.hotBytes -= kept.length
   }
 
+  async readBuffer(sha256: string): Promise<Buffer> {
+    return fs.promises.readFile(this.pathOf(sha256))
+  }
+
   async readText(sha256: string): Promise<string> {
     return fs.promises.readFile(this.pathOf(sha256), 'utf8')
   }

@@ -71,6 +71,8 @@ export interface Database {
   distribution_targets: DistributionTargetsTable
   distributions: DistributionsTable
   distribution_history: DistributionHistoryTable
+  openpgp_keys: OpenPgpKeysTable
+  debian_files: DebianFilesTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -746,4 +748,26 @@ export interface DistributionHistoryTable {
   at: number
   result: 'success' | 'failure'
   detail: string
+}
+
+export interface OpenPgpKeysTable {
+  fingerprint: string
+  /** armored */
+  public_key: string
+  /** armored, sealed (core/secretBox.ts) */
+  private_key: string
+  created_at: number
+  active: number
+}
+
+export interface DebianFilesTable {
+  file_id: number
+  repo_key: string
+  architecture: string
+  /** space-separated */
+  distributions: string
+  /** space-separated */
+  components: string
+  /** the .deb's control paragraph, as deb822 text */
+  control: string
 }

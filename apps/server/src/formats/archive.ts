@@ -53,6 +53,30 @@ export function checkLinkTarget(name: string, target: string, kind: 'symlink' | 
  * `data` is the archive, or the path of a file holding it (then it is streamed).
  */
 export async function readTarGz(data: Buffer | string, options: TarReadOptions): Promise<Map<string, Buffer>> {
+  let gzipped: boolean
+  if (Buffer.isBuffer(data)) gzipped = data.length > 2 && data[0] === 0x1f && data[1] === 0x8b
+  else {
+    const handle = await fs.promises.open(data, 'r')
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0)
+      gzipped = bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b
+    } finally {
+      await handle.close()
+    }
+  }
+  const source = Buffer.isBuffer(data) ? Readable.from([data]) : fs.createReadStream(data)
+  return readTar(gzipped ? [source, zlib.createGunzip()] : [source], gzipped ? 'gzip ' : '', options)
+}
+
+/**
+ * Reads a tar archive from a chain of streams (its source, then any decompressors) with the same
+ * checks as readTarGz. `kind` names the compression in the refusal of an unreadable archive.
+ */
+export async function readTar(
+  streams: (NodeJS.ReadableStream | NodeJS.ReadWriteStream)[],
+  kind: string,
+  options: TarReadOptions,
+): Promise<Map<string, Buffer>> {
   const found = new Map<string, Buffer>()
   const extract = tar.extract()
   const maxEntry = options.maxEntryBytes ?? 16 * 1024 * 1024
@@ -90,24 +114,11 @@ export async function readTarGz(data: Buffer | string, options: TarReadOptions):
       next()
     })
   })
-  let gzipped: boolean
-  if (Buffer.isBuffer(data)) gzipped = data.length > 2 && data[0] === 0x1f && data[1] === 0x8b
-  else {
-    const handle = await fs.promises.open(data, 'r')
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0)
-      gzipped = bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b
-    } finally {
-      await handle.close()
-    }
-  }
-  const source = () => (Buffer.isBuffer(data) ? Readable.from([data]) : fs.createReadStream(data))
   try {
-    if (gzipped) await pipeline(source(), zlib.createGunzip(), extract)
-    else await pipeline(source(), extract)
+    await pipeline([...streams, extract])
   } catch (error) {
     if (error instanceof HttpError) throw error
-    throw refuse(`it is not a readable ${gzipped ? 'gzip ' : ''}tar archive (${(error as Error).message})`)
+    throw refuse(`it is not a readable ${kind}tar archive (${(error as Error).message})`)
   }
   return found
 }

@@ -1,5 +1,6 @@
 import { cargoFormat } from './cargo/index.js'
 import { composerFormat } from './composer/index.js'
+import { debianFormat } from './debian/index.js'
 import { dockerFormat } from './docker/index.js'
 import { gemsFormat } from './gems/index.js'
 import { genericFormat } from './generic/index.js'
@@ -22,4 +23,5 @@ export const formats: Format[] = [
   cargoFormat,
   gemsFormat,
   composerFormat,
+  debianFormat,
 ]

@@ -39,6 +39,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   cargo: 'https://doc.rust-lang.org/cargo/reference/registries.html',
   gems: 'https://guides.rubygems.org/command-reference/#gem-sources',
   composer: 'https://getcomposer.org/doc/articles/authentication-for-private-packages.md#http-basic',
+  debian: 'https://manpages.debian.org/bookworm/apt/sources.list.5.en.html',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */
