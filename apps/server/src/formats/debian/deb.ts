@@ -1,9 +1,7 @@
 import fs from 'node:fs'
-import { Readable, Transform } from 'node:stream'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import { Transform } from 'node:stream'
 import zlib from 'node:zlib'
 import { Decompress as ZstdDecompress } from 'fzstd'
-import { XzReadableStream } from 'xz-decompress'
 import { HttpError } from '../../core/errors.js'
 import { readTar } from '../archive.js'
 import {
@@ -17,6 +15,7 @@ import {
   type Relation,
   splitDescription,
 } from './control.js'
+import { xzDecompressed } from './xz.js'
 
 const refuse = (message: string) => new HttpError(400, `Refused Debian package: ${message}`)
 
@@ -90,8 +89,7 @@ function tarStreams(file: string, member: ArMember): (NodeJS.ReadableStream | No
   if (member.name.endsWith('.tar.gz')) return [raw(), zlib.createGunzip()]
   if (member.name.endsWith('.tar.zst')) return [raw(), zstdTransform()]
   if (member.name.endsWith('.tar.xz')) {
-    const web = Readable.toWeb(raw()) as unknown as ReadableStream<Uint8Array>
-    return [Readable.fromWeb(new XzReadableStream(web) as unknown as WebReadableStream<Uint8Array>)]
+    return [xzDecompressed(raw())]
   }
   throw refuse(`${member.name} is compressed in a way Trove does not read (gzip, xz and zstd are)`)
 }

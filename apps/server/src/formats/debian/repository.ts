@@ -1,9 +1,7 @@
 import crypto from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { Readable as NodeReadable } from 'node:stream'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import zlib from 'node:zlib'
-import { XzReadableStream } from 'xz-decompress'
 import type { Expected } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
@@ -14,6 +12,7 @@ import type { FormatContext } from '../types.js'
 import { field, formatParagraph, type Paragraph, parseParagraphs, SUITE_NAME } from './control.js'
 import { type DebPackage, readDeb } from './deb.js'
 import type { OpenPgpKeys } from './signing.js'
+import { xzDecompressed } from './xz.js'
 
 const TYPE = 'debian'
 export const DEB_MIME = 'application/vnd.debian.binary-package'
@@ -578,9 +577,8 @@ export class DebianRepository {
       const data = 'content' in found ? found.content : await this.fctx.blobs.readBuffer(found.sha256)
       if (suffix === '') return data.toString('utf8')
       if (suffix === '.gz') return zlib.gunzipSync(data).toString('utf8')
-      const xz = new XzReadableStream(NodeReadable.toWeb(NodeReadable.from([data])) as unknown as ReadableStream<Uint8Array>)
       const chunks: Buffer[] = []
-      for await (const chunk of NodeReadable.fromWeb(xz as unknown as WebReadableStream<Uint8Array>)) chunks.push(chunk as Buffer)
+      for await (const chunk of xzDecompressed(NodeReadable.from([data]))) chunks.push(chunk as Buffer)
       return Buffer.concat(chunks).toString('utf8')
     }
     return undefined
