@@ -221,12 +221,20 @@ function go(t: SetMeUpTarget): SetMeUpSnippet[] {
     { id: 'go-get', title: 'Add a module to your project', language: 'shell', text: 'go get <PACKAGE>\n' },
   ]
   if (canDeploy(t))
-    snippets.push({
-      id: 'go-publish',
-      title: 'Publish a module zip (every file under <module>@<version>/; upper-case letters in the URL as !x)',
-      language: 'shell',
-      text: `curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <FILE> "${proxy}/<PACKAGE>/@v/<VERSION>.zip"\n`,
-    })
+    snippets.push(
+      {
+        id: 'go-publish',
+        title: 'Publish a module zip (every file under <module>@<version>/; upper-case letters in the URL as !x)',
+        language: 'shell',
+        text: `curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T <FILE> "${proxy}/<PACKAGE>/@v/<VERSION>.zip"\n`,
+      },
+      {
+        id: 'go-publish-tag',
+        title: 'Or publish a git tag of the module in this folder (Trove makes the module zip from the tree)',
+        language: 'shell',
+        text: `git archive --format=zip <VERSION> | curl --fail -u ${quote(`${t.user}:${secret(t)}`)} -T - "${proxy}/<PACKAGE>/@v/<VERSION>.zip"\n`,
+      },
+    )
   return snippets
 }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { zipOf } from '../../../test/zip.js'
+import { readZip } from '../archive.js'
 import {
   compareGoVersions,
   describeReadme,
@@ -416,6 +417,104 @@ describe('go repositories', () => {
     expect(missing.statusCode).toBe(404)
     expect(missing.headers['content-type']).toMatch(/^text\/plain/)
     expect(missing.body).toBe('not found: example.com/nothing@v1.0.0 in go-local\n')
+  })
+
+  it('publishes from a git tag: the tree git archive makes becomes the module zip Go makes, and the go command reads it', async () => {
+    const M = 'example.com/acme/tagged'
+    const source = writeFiles(path.join(work, 'tagged'), {
+      'go.mod': `module ${M}\n\ngo 1.19\n`,
+      'tagged.go': 'package tagged\n\nconst Tag = "v1.4.0"\n',
+      'internal/x/x.go': 'package x\n',
+      'README.md': '# tagged\n\nPublished from a tag.\n',
+      LICENSE: MIT,
+      'vendor/modules.txt': '# example.com/dep v1.0.0\n',
+      'vendor/example.com/dep/dep.go': 'package dep\n',
+      'sub/go.mod': `module ${M}/sub\n`,
+      'sub/sub.go': 'package sub\n',
+    })
+    const git = async (...args: string[]) => {
+      const result = await run('git', args, {
+        cwd: source,
+        env: {
+          GIT_AUTHOR_NAME: 'T',
+          GIT_AUTHOR_EMAIL: 't@example.com',
+          GIT_COMMITTER_NAME: 'T',
+          GIT_COMMITTER_EMAIL: 't@example.com',
+        },
+      })
+      expect(result.code, result.stderr).toBe(0)
+    }
+    await git('init', '-q')
+    await git('add', '.')
+    await git('commit', '-qm', 'tagged')
+    await git('tag', 'v1.4.0')
+    await git('archive', '--format=zip', '-o', path.join(work, 'v1.4.0-src.zip'), 'v1.4.0')
+    await git('archive', '--format=zip', '--prefix=tagged-1.5.0/', '-o', path.join(work, 'v1.5.0-src.zip'), 'v1.4.0')
+    const url = (v: string) => `/api/go/go-local/example.com/acme/tagged/@v/${v}.zip`
+    // Set-me-up's command, run in the module's folder.
+    const publishTag = setMeUpSnippets({
+      baseUrl: base,
+      repoKey: 'go-local',
+      packageType: 'go',
+      rclass: 'local',
+      user: 'admin',
+      token,
+    }).find((snippet) => snippet.id === 'go-publish-tag') as SetMeUpSnippet
+    const published = await run('bash', ['-euc', publishTag.text.replaceAll('<VERSION>', 'v1.4.0').replaceAll('<PACKAGE>', M)], {
+      cwd: source,
+    })
+    expect(published.code, published.stderr).toBe(0)
+    expect(JSON.parse(published.stdout)).toEqual({ module: M, version: 'v1.4.0', repo: 'go-local' })
+    const src = fs.readFileSync(path.join(work, 'v1.4.0-src.zip'))
+    // The same tree again makes the same zip: a retry.
+    expect((await putZip(t, url('v1.4.0'), src)).statusCode).toBe(200)
+    // A forge's zip, inside one top folder.
+    expect((await putZip(t, url('v1.5.0'), fs.readFileSync(path.join(work, 'v1.5.0-src.zip')))).statusCode).toBe(201)
+
+    const served = await get(url('v1.4.0'))
+    expect(served.statusCode).toBe(200)
+    const names: string[] = []
+    await readZip(served.rawPayload, { want: () => false, maxExpandedBytes: 1 << 20, entry: (n) => names.push(n) })
+    // Nested modules and vendored packages stay out, as Go leaves them out.
+    expect(names).toEqual(
+      ['LICENSE', 'README.md', 'go.mod', 'internal/x/x.go', 'tagged.go', 'vendor/modules.txt'].map((n) => `${M}@v1.4.0/${n}`),
+    )
+    const readme = await t.app.db.kysely
+      .selectFrom('package_versions')
+      .select(['readme', 'licenses'])
+      .where('version', '=', 'v1.5.0')
+      .executeTakeFirstOrThrow()
+    expect(readme.readme).toContain('Published from a tag.')
+    expect(JSON.parse(readme.licenses)).toEqual(['MIT'])
+
+    // The go command takes the zip: a file GOPROXY holding what Trove serves, then go mod download.
+    const proxy = path.join(work, 'file-proxy', 'example.com', 'acme', 'tagged', '@v')
+    fs.mkdirSync(proxy, { recursive: true })
+    for (const v of ['v1.4.0', 'v1.5.0']) {
+      for (const ext of ['info', 'mod', 'zip']) {
+        const res = await get(`/api/go/go-local/example.com/acme/tagged/@v/${v}.${ext}`)
+        fs.writeFileSync(path.join(proxy, `${v}.${ext}`), res.rawPayload)
+      }
+    }
+    fs.writeFileSync(path.join(proxy, 'list'), (await get('/api/go/go-local/example.com/acme/tagged/@v/list')).body)
+    const cache = path.join(work, 'tagged-modcache')
+    const downloaded = await run('go', ['mod', 'download', '-json', `${M}@v1.4.0`, `${M}@v1.5.0`], {
+      cwd: work,
+      env: {
+        PATH: `/usr/bin:${process.env.PATH ?? ''}`,
+        HOME: work,
+        GOPROXY: `file://${path.join(work, 'file-proxy')}`,
+        GOSUMDB: 'off',
+        GOFLAGS: '-mod=mod',
+        GOMODCACHE: cache,
+        GOCACHE: path.join(work, 'gocache'),
+        GOTOOLCHAIN: 'local',
+        GOENV: 'off',
+      },
+    })
+    expect(downloaded.code, downloaded.stderr).toBe(0)
+    expect(fs.readFileSync(path.join(cache, `${M}@v1.5.0`, 'tagged.go'), 'utf8')).toContain('v1.4.0')
+    expect(fs.existsSync(path.join(cache, `${M}@v1.4.0`, 'sub'))).toBe(false)
   })
 
   it('serves go mod download and go build through a virtual repository whose remote proxies a second Trove', async () => {

@@ -19,6 +19,7 @@ import {
   unescapeCase,
   versionProblem,
 } from './module.js'
+import { isSourceTree, moduleZipFromSource } from './sourceZip.js'
 
 export type GoExt = 'info' | 'mod' | 'zip'
 
@@ -110,17 +111,35 @@ export class GoRepository {
     createdBy: string | null,
   ): Promise<'created' | 'same'> {
     checkModuleVersion(module, version)
+    const zip = await this.fromSourceTree(blob, module, version)
     const zipPath = goFilePath(module, version, 'zip')
     const existing = await this.fctx.artifacts.findFile(target.key, zipPath)
     if (existing) {
       // The same zip again: a client retrying an upload whose answer it lost.
-      if (existing.sha256 === blob.sha256) return 'same'
+      if (existing.sha256 === zip.sha256) return 'same'
       throw new HttpError(409, `${module}@${version} already exists in ${target.key}`)
     }
-    const facts = await this.readModuleZip(blob.sha256, module, version)
+    const facts = await this.readModuleZip(zip.sha256, module, version)
     const time = new Date().toISOString()
-    await this.record(target.key, module, version, facts, { zip: blob, time, createdBy })
+    await this.record(target.key, module, version, facts, { zip, time, createdBy })
     return 'created'
+  }
+
+  /**
+   * A source tree uploaded in place of a module zip (`git archive --format=zip <tag>`) becomes the
+   * module zip Go would make of it; a module zip stays as it is.
+   */
+  private async fromSourceTree(blob: BlobInfo, module: string, version: string): Promise<BlobInfo> {
+    const names: string[] = []
+    await readZip(this.fctx.blobs.pathOf(blob.sha256), {
+      maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
+      want: () => false,
+      entry: (name) => {
+        if (!name.endsWith('/')) names.push(name)
+      },
+    })
+    if (!isSourceTree(names)) return blob
+    return this.fctx.blobs.put(await moduleZipFromSource(this.fctx.blobs.pathOf(blob.sha256), module, version))
   }
 
   /**
