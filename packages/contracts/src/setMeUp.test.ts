@@ -53,11 +53,14 @@ describe('set-me-up snippets', () => {
       user: "o'hara",
       token: 't',
     })
-    expect(go.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get', 'go-publish'])
+    expect(go.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get', 'go-publish', 'go-publish-tag'])
     expect(go[0]?.text).toContain(`printf 'machine %s login %s password %s\\n' 'trove.example.com' 'o'\\''hara' 't' >> ~/.netrc`)
     expect(go[1]?.text.split('\n')[0]).toBe('export GOPROXY=https://trove.example.com/api/go/go-virtual')
     expect(go[1]?.text).toContain('export GONOSUMDB=<PACKAGE>\n')
     expect(go[3]?.text).toContain('"https://trove.example.com/api/go/go-virtual/<PACKAGE>/@v/<VERSION>.zip"')
+    expect(go[4]?.text).toMatch(
+      /^git archive --format=zip <VERSION> \| curl --fail -u .* -T - "https:\/\/trove.example.com\/api\/go\/go-virtual\/<PACKAGE>\/@v\/<VERSION>.zip"\n$/,
+    )
     const plain = setMeUpSnippets({ ...target, baseUrl: 'http://127.0.0.1:8082', packageType: 'go', rclass: 'remote' })
     expect(plain.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get'])
     expect(plain[1]?.text.split('\n')[0]).toMatch(/^# Trove is reached over plain HTTP: Go sends credentials over HTTPS only/)
