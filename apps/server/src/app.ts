@@ -158,7 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (applied.length > 0) log.logger.info({ applied, database: db.dialect }, 'database migrated')
     firstAdmin = await ensureFirstAdmin(db.kysely, config)
   } catch (error) {
-    await db.kysely.destroy()
+    await db.close()
     await log.close()
     throw error
   }
@@ -428,7 +428,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await gitIntegrations.idle()
     await blobs.close()
     await fctx.artifacts.flushDownloads()
-    await db.kysely.destroy()
+    await db.close()
   })
   await operations.start()
   // Checksums a stopped node left for later are done by whichever node starts next.

@@ -63,6 +63,6 @@ async function doctor(config: Config, io: Out, flags: Set<string>): Promise<numb
     io.out(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatIntegrityReport(report))
     return report.ok ? 0 : 1
   } finally {
-    await db.kysely.destroy()
+    await db.close()
   }
 }

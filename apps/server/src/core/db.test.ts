@@ -45,7 +45,7 @@ describe('the metadata database', () => {
         expect(failed).toBeInstanceOf(Error)
         expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows).toEqual([{ one: 1 }])
       } finally {
-        await db.kysely.destroy()
+        await db.close()
       }
     },
   )

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { ClusterWrites } from './clusterWrites.js'
 import { WriteWatch, watchWrites } from './dbWrites.js'
 import { DatabaseUnavailable } from './errors.js'
 import type { Database } from './schema.js'
@@ -14,6 +15,10 @@ export interface Db {
   location: string
   /** Committed writes, by table: in-memory caches drop what a change on this node makes stale. */
   writes: WriteWatch
+  /** On PostgreSQL: tells the other nodes of this node's writes and hears theirs (LISTEN/NOTIFY). */
+  cluster?: ClusterWrites
+  /** Stops listening and closes the connections. */
+  close(): Promise<void>
 }
 
 /** Columns that only keep count or time of use: updates of these alone do not make a cached answer stale. */
@@ -51,7 +56,7 @@ function cachePreparedStatements(database: SqliteDatabase): void {
  * Only the driver in use is loaded (pg alone takes ~100 ms to import: start-up time matters).
  */
 export async function openDb(
-  options: { databaseUrl: string | undefined; dataDir: string },
+  options: { databaseUrl: string | undefined; dataDir: string; node?: { id: string } },
   onConnectionLost: (err: Error) => void = () => {},
 ): Promise<Db> {
   if (options.databaseUrl) {
@@ -88,9 +93,22 @@ export async function openDb(
         ),
       end: () => pool.end(),
     }
+    // The process's id in the cluster: a node's id, made unique per process (a restarted node is another listener).
+    const processId = `${options.node?.id ?? 'node'}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
+    const cluster = new ClusterWrites(pg, pool, writes, {
+      connectionString: options.databaseUrl,
+      processId,
+      onLost: onConnectionLost,
+    })
+    const kysely = new Kysely<Database>({ dialect: watchWrites(new PostgresDialect({ pool: connecting }), writes) })
     return {
-      kysely: new Kysely<Database>({ dialect: watchWrites(new PostgresDialect({ pool: connecting }), writes) }),
+      kysely,
       writes,
+      cluster,
+      close: async () => {
+        await cluster.close()
+        await kysely.destroy()
+      },
       dialect: 'postgres',
       location: `${url.hostname}:${url.port || 5432}${url.pathname}`,
     }
@@ -105,12 +123,14 @@ export async function openDb(
   database.pragma('busy_timeout = 5000')
   cachePreparedStatements(database)
   const writes = new WriteWatch(BOOKKEEPING)
+  // A transaction takes the write lock when it begins: with several processes on the file (worker
+  // processes, nodes), a deferred one that read first could not upgrade once another had written
+  // (SQLITE_BUSY at once, the busy timeout does not apply); an immediate one waits its turn.
+  const kysely = new Kysely<Database>({ dialect: watchWrites(new SqliteDialect({ database }), writes, 'begin immediate') })
   return {
-    // A transaction takes the write lock when it begins: with several processes on the file (worker
-    // processes, nodes), a deferred one that read first could not upgrade once another had written
-    // (SQLITE_BUSY at once, the busy timeout does not apply); an immediate one waits its turn.
-    kysely: new Kysely<Database>({ dialect: watchWrites(new SqliteDialect({ database }), writes, 'begin immediate') }),
+    kysely,
     writes,
+    close: () => kysely.destroy(),
     dialect: 'sqlite',
     location: file,
   }

@@ -80,7 +80,7 @@ describe('writes and sibling worker processes', () => {
     const heard: [string[], boolean][] = []
     const relayed: string[][] = []
     watch.on((tables, fromSibling) => heard.push([[...tables], fromSibling]))
-    watch.relay = (tables) => relayed.push([...tables])
+    watch.addRelay((tables) => relayed.push([...tables]))
     watch.notify(new Set(['files']))
     watch.notifyFromSibling(new Set(['tokens']))
     watch.notify(new Set())

@@ -27,8 +27,8 @@ const ANY: ChangedTables = new Set(['*'])
  */
 export class WriteWatch {
   private readonly listeners = new Set<WriteListener>()
-  /** Tells the node's other worker processes (set when the node runs several). */
-  relay: ((tables: ChangedTables) => void) | undefined
+  /** Tell other processes: the node's other worker processes (core/workers.ts), the other nodes (core/clusterWrites.ts). */
+  private readonly relays = new Set<(tables: ChangedTables) => void>()
 
   constructor(private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {}) {}
 
@@ -38,14 +38,20 @@ export class WriteWatch {
     return () => this.listeners.delete(listener)
   }
 
-  /** A write of this process was committed: its listeners, then its sibling processes, hear of it. */
+  /** Calls `relay` after each committed write of this process, to tell other processes of it. */
+  addRelay(relay: (tables: ChangedTables) => void): () => void {
+    this.relays.add(relay)
+    return () => this.relays.delete(relay)
+  }
+
+  /** A write of this process was committed: its listeners, then the other processes, hear of it. */
   notify(tables: ChangedTables): void {
     if (tables.size === 0) return
     for (const listener of this.listeners) listener(tables, false)
-    this.relay?.(tables)
+    for (const relay of this.relays) relay(tables)
   }
 
-  /** A sibling worker process committed a write to the same database. */
+  /** Another process (a sibling worker, another node) committed a write to the same database. */
   notifyFromSibling(tables: ChangedTables): void {
     if (tables.size === 0) return
     for (const listener of this.listeners) listener(tables, true)

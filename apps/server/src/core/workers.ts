@@ -54,7 +54,7 @@ export class WorkerLink {
         this.waiting.delete(message.seq)
       }
     })
-    watch.relay = (tables) => this.relay(tables)
+    watch.addRelay((tables) => this.relay(tables))
     // From now on this worker's caches hear of its siblings' writes (before it serves anything).
     send(process, { t: 'linked' } satisfies ToPrimary)
   }

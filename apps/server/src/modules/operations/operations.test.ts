@@ -400,7 +400,7 @@ describe('closing while a bundle is written', () => {
       expect(row.status).toBe('failed')
       expect(fs.readdirSync(path.join(closing.dataDir, 'support'))).toEqual([])
     } finally {
-      await db.kysely.destroy()
+      await db.close()
       await closing.close().catch(() => undefined)
     }
   })

@@ -57,6 +57,8 @@ export interface NewVersion {
 
 /** How long a node serves a file row it read without reading it again (see ArtifactService.servedFile). */
 export const SERVED_FILE_CACHE_MS = 2000
+/** Tables whose changes make cached package answers stale. */
+const PACKAGE_TABLES = ['*', 'packages', 'package_versions', 'files', 'dist_tags', 'package_dependencies']
 const SERVED_FILE_CACHE_LIMIT = 50_000
 
 /** The package id the console uses: `<type>://<name>`. */
@@ -84,11 +86,14 @@ export class ArtifactService {
     readonly blobs: BlobStore,
     writes?: WriteWatch,
   ) {
-    writes?.on((tables) => {
+    writes?.on((tables, fromSibling) => {
       if (tables.has('files') || tables.has('*')) {
         this.servedGeneration++
         this.served.clear()
       }
+      // This process's own changes move the generation where they are made; another process's
+      // (a sibling worker, another node of the cluster) are heard here.
+      if (fromSibling && PACKAGE_TABLES.some((t) => tables.has(t))) packagesChanged()
     })
   }
 

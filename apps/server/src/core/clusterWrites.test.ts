@@ -1,0 +1,134 @@
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRepo, npmPublishBody } from '../../test/clients.js'
+import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
+import { type App, buildApp } from '../app.js'
+import { loadConfig } from '../config.js'
+import type { ChangedTables } from './dbWrites.js'
+
+/**
+ * Two nodes on one PostgreSQL database tell each other their committed writes (LISTEN/NOTIFY): a
+ * change made on node one drops node two's cached callers and answers as soon as node two hears
+ * of it, well inside the caches' own lifetimes (2 s). Each check waits for node two to hear the
+ * write, then asks node two at once: without the notification, its cache would still answer.
+ */
+const postgres = !!process.env.TROVE_TEST_DATABASE_URL
+describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
+  let one: TestApp
+  let two: App
+  let admin: Session
+
+  /** Resolves when node two hears, from another node, a write to one of `tables`. */
+  const heardOnTwo = (tables: string[]) =>
+    new Promise<ChangedTables>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop()
+        reject(new Error(`node two heard no write to ${tables.join(', ')}`))
+      }, 5000)
+      const stop = two.db.writes.on((changed, fromSibling) => {
+        if (!fromSibling || !tables.some((t) => changed.has(t))) return
+        clearTimeout(timer)
+        stop()
+        resolve(changed)
+      })
+    })
+
+  beforeAll(async () => {
+    one = await createTestApp({ TROVE_NODE_ID: 'node-one' })
+    two = await buildApp(
+      loadConfig({
+        TROVE_DATA_DIR: one.dataDir,
+        TROVE_DATABASE_URL: one.config.databaseUrl,
+        TROVE_LOG_STDOUT: 'false',
+        TROVE_LOG_DIR: path.join(one.dataDir, 'logs', 'node-two'),
+        TROVE_WEB_DIR: path.join(one.dataDir, 'no-console'),
+        TROVE_NODE_ID: 'node-two',
+      }),
+    )
+    await two.fastify.ready()
+    await Promise.all([one.app.db.cluster?.ready, two.db.cluster?.ready])
+    admin = await signIn(one.fastify)
+  }, 60_000)
+  afterAll(async () => {
+    await two.close()
+    await one.close()
+  })
+
+  it('a token revoked on node one is refused by node two as soon as node two hears of it', async () => {
+    const made = await one.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: sessionHeaders(admin),
+      payload: { expiresIn: 600 },
+    })
+    const bearer = { authorization: `Bearer ${made.json().access_token}` }
+    const onTwo = () => two.fastify.inject({ url: '/ui/api/v1/ui/userIdentifyToken', headers: bearer }).then((r) => r.statusCode)
+    expect(await onTwo()).toBe(200) // now cached on node two
+    const heard = heardOnTwo(['tokens'])
+    const revoked = await one.fastify.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/ui/userIdentifyToken/id/${made.json().token_id}`,
+      headers: sessionHeaders(admin),
+    })
+    expect(revoked.statusCode).toBe(204)
+    await heard
+    expect(await onTwo()).toBe(401)
+  })
+
+  it('a version published on node one is in node two’s packument as soon as node two hears of it', async () => {
+    await createRepo(one.fastify, admin, 'npm-shared', { rclass: 'local', packageType: 'npm' })
+    const made = await one.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: sessionHeaders(admin),
+      payload: { expiresIn: 600 },
+    })
+    const bearer = { authorization: `Bearer ${made.json().access_token}` }
+    const publish = async (version: string) => {
+      const { body } = await npmPublishBody('http://localhost', 'npm-shared', { name: 'shared-lib', version })
+      const res = await one.fastify.inject({
+        method: 'PUT',
+        url: '/api/npm/npm-shared/shared-lib',
+        headers: bearer,
+        payload: body,
+      })
+      expect(res.statusCode, res.body).toBe(201)
+    }
+    const versionsOnTwo = async () => {
+      const res = await two.fastify.inject({ url: '/api/npm/npm-shared/shared-lib', headers: bearer })
+      return Object.keys(res.json().versions ?? {})
+    }
+    await publish('1.0.0')
+    expect(await versionsOnTwo()).toEqual(['1.0.0']) // now cached on node two
+    const heard = heardOnTwo(['package_versions'])
+    await publish('1.1.0')
+    await heard
+    expect(await versionsOnTwo()).toEqual(['1.0.0', '1.1.0'])
+  })
+
+  it('node two listens again by itself after its listening connection is cut, and drops everything it may have missed', async () => {
+    const superuser = new pg.Client({ connectionString: one.config.databaseUrl })
+    await superuser.connect()
+    try {
+      const missed = heardOnTwo(['*'])
+      // Ends both nodes' listening connections (a failover, an administrator).
+      const cut = await superuser.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN trove_writes' AND pid <> pg_backend_pid()`,
+      )
+      expect(cut.rowCount).toBe(2)
+      await missed
+      const heard = heardOnTwo(['tokens'])
+      const made = await one.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/userIdentifyToken/admin',
+        headers: sessionHeaders(admin),
+        payload: { expiresIn: 600 },
+      })
+      expect(made.statusCode).toBe(200)
+      await heard
+    } finally {
+      await superuser.end()
+    }
+  })
+})
