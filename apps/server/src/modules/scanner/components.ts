@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely'
 import semver from 'semver'
 import type { BlobStore } from '../../core/blobStore.js'
 import type { Database } from '../../core/schema.js'
+import { parseComposer } from './composerVersion.js'
+import { debianRelease } from './debianReleases.js'
 import { normalizeName } from './ecosystems.js'
 import { analyzeImage, type ImageLayer } from './image/analyzeImage.js'
 import { componentsOfJar, isManifestPath, parseManifest } from './lockfiles/index.js'
@@ -36,8 +38,23 @@ const OWN_ECOSYSTEM: Partial<Record<string, Ecosystem>> = {
   go: 'Go',
   cargo: 'crates.io',
   gems: 'RubyGems',
+  composer: 'Packagist',
   debian: 'Debian',
   alpine: 'Alpine',
+}
+
+/**
+ * Helm charts: OSV has no Helm ecosystem, and a chart's own advisories (none are published as
+ * such) would not say what runs; what runs are the images its values name, scanned as images.
+ */
+const HELM_NOT_SCANNED =
+  'Helm charts are not scanned for vulnerabilities: no advisory database covers charts; scan the images they run'
+
+/** A Composer requirement naming one version (`1.2.3`, `v1.2.3`, `=1.2.3`, `==1.2.3`), else null. */
+function composerPin(range: string): string | null {
+  const m = /^={0,2}\s*(v?\d[\w.+-]*)$/.exec(range.trim())
+  if (!m?.[1] || /(?:^|[.-])(?:x|\*)(?:$|[.-])|dev$/i.test(m[1])) return null
+  return parseComposer(m[1]) ? m[1] : null
 }
 
 /** Files a generic version may hold that say what is inside them. */
@@ -58,6 +75,8 @@ export class ComponentReader {
   async read(v: VersionToScan): Promise<VersionContents> {
     if (v.packageType === 'docker') return this.image(v)
     if (v.packageType === 'generic') return { components: await this.genericFiles(v), os: null }
+    if (v.packageType === 'debian') return this.debianPackage(v)
+    if (v.packageType === 'helm') return { components: [], os: null, notScanned: HELM_NOT_SCANNED }
     const ecosystem = OWN_ECOSYSTEM[v.packageType]
     if (!ecosystem) return { components: [], os: null, notScanned: `${v.packageType} packages are not scanned` }
     const own: Component = {
@@ -74,7 +93,9 @@ export class ComponentReader {
    * The dependencies the version's metadata names, at the version a client would get: an exact
    * pin as written; for an npm range, the highest version Trove holds that satisfies it, else the
    * lowest the range admits (the one a fresh install could not avoid if nothing newer existed).
-   * Maven and PyPI dependencies count only when pinned to one version.
+   * Maven, PyPI, Composer, Cargo and RubyGems dependencies count only when pinned to one version
+   * (Composer `1.2.3`/`=1.2.3`, Cargo `=1.2.3`, RubyGems `= 1.2.3`); Composer's platform
+   * requirements (`php`, `ext-…`), which name no package, are left out.
    */
   private async dependencies(v: VersionToScan, ecosystem: Ecosystem): Promise<Component[]> {
     const deps = await this.db
@@ -85,14 +106,60 @@ export class ComponentReader {
     const out: Component[] = []
     const path = `${v.name}@${v.version}`
     for (const d of deps) {
-      if (d.scope === 'dev' || d.scope === 'test' || d.scope === 'provided') continue
+      if (d.scope === 'dev' || d.scope === 'development' || d.scope === 'test' || d.scope === 'provided') continue
       let version: string | null = null
       if (ecosystem === 'npm') version = await this.npmResolve(d.name, d.range)
       else if (ecosystem === 'PyPI') version = /^==\s*([\w.!+-]+)\s*$/.exec(d.range.split(';')[0]?.trim() ?? '')?.[1] ?? null
       else if (ecosystem === 'Maven') version = /^[\w.+-]+$/.test(d.range) ? d.range : null
+      else if (ecosystem === 'Packagist') version = d.name.includes('/') ? composerPin(d.range) : null
+      else if (ecosystem === 'crates.io') version = /^=\s*(\d+\.\d+\.\d+(?:[-+][\w.+-]*)?)$/.exec(d.range.trim())?.[1] ?? null
+      else if (ecosystem === 'RubyGems') version = /^=\s*(\d[\w.-]*)$/.exec(d.range.trim())?.[1] ?? null
       if (version) out.push({ ecosystem, name: normalizeName(ecosystem, d.name), version, path })
     }
     return out
+  }
+
+  /**
+   * A .deb of a Debian repository, as Debian's advisories name it: its source package (the control
+   * paragraph's `Source:`, at the source version when it gives one, else the package itself) in
+   * each Debian release its distributions name (`bookworm` → 12). A distribution that names no
+   * Debian release (`stable`, `sid`, an Ubuntu or private name) is matched against no advisory,
+   * and the scan says so.
+   */
+  private async debianPackage(v: VersionToScan): Promise<VersionContents> {
+    const rows = await this.db
+      .selectFrom('debian_files as d')
+      .innerJoin('files as f', 'f.id', 'd.file_id')
+      .select(['d.control', 'd.distributions'])
+      .where('f.version_id', '=', v.id)
+      .execute()
+    const components: Component[] = []
+    const unknown = new Set<string>()
+    for (const row of rows) {
+      const source = /^Source:[ \t]*(\S+)(?:[ \t]+\(([^)]+)\))?[ \t]*$/im.exec(row.control)
+      const name = source?.[1] ?? v.name
+      const version = source?.[2] ?? v.version
+      for (const distribution of row.distributions.split(' ').filter(Boolean)) {
+        const release = debianRelease(distribution)
+        if (release === null) unknown.add(distribution)
+        else components.push({ ecosystem: 'Debian', release, name, version, path: '', binary: v.name, licenses: v.licenses })
+      }
+    }
+    if (components.length === 0) {
+      const listed = [...unknown].join(', ')
+      return {
+        components: [],
+        os: null,
+        notScanned: listed
+          ? `${listed} ${unknown.size === 1 ? 'is' : 'are'} no Debian release: Debian's advisories name releases`
+          : 'The package is listed in no distribution',
+      }
+    }
+    const partial =
+      unknown.size > 0
+        ? `Not matched in ${[...unknown].join(', ')}: no Debian release, and Debian's advisories name releases`
+        : undefined
+    return { components, os: null, partial }
   }
 
   private async npmResolve(name: string, range: string): Promise<string | null> {

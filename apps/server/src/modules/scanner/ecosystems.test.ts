@@ -34,8 +34,12 @@ describe('parseEcosystem', () => {
     expect(parseEcosystem('Maven:https://maven.google.com')).toEqual({ ecosystem: 'Maven', release: '' })
   })
 
+  it('reads Packagist, the ecosystem of Composer packages', () => {
+    expect(parseEcosystem('Packagist')).toEqual({ ecosystem: 'Packagist', release: '' })
+  })
+
   it('returns null for ecosystems Trove does not scan, or misspelt ones', () => {
-    for (const name of ['Ubuntu:22.04:LTS', 'NuGet', 'Packagist', 'pypi', 'NPM', 'npm:extra', '', 'GIT']) {
+    for (const name of ['Ubuntu:22.04:LTS', 'NuGet', 'packagist', 'Packagist:x', 'pypi', 'NPM', 'npm:extra', '', 'GIT']) {
       expect(parseEcosystem(name), name).toBeNull()
     }
   })
@@ -49,6 +53,7 @@ describe('normalizeName', () => {
     expect(normalizeName('Maven', 'org.apache.logging.log4j:log4j-core')).toBe('org.apache.logging.log4j:log4j-core')
     expect(normalizeName('npm', '@Scope/Pkg')).toBe('@Scope/Pkg')
     expect(normalizeName('Go', 'github.com/BurntSushi/toml')).toBe('github.com/BurntSushi/toml')
+    expect(normalizeName('Packagist', 'GuzzleHttp/Guzzle')).toBe('guzzlehttp/guzzle')
   })
 })
 

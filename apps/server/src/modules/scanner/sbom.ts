@@ -105,6 +105,9 @@ function purlParts(kind: string, name: string): { type: string; namespace?: stri
       return { type: 'cargo', name }
     case 'RubyGems':
       return { type: 'gem', name }
+    case 'Packagist':
+    case 'composer':
+      return { type: 'composer', ...lastSlash(name) }
     case 'docker':
       return { type: 'docker', ...lastSlash(name) }
     default:

@@ -28,7 +28,7 @@ export async function storeScan(
 ): Promise<Counts> {
   const inputs: (MatchInput & { source: Component })[] = dedupe(components).map((c) => ({
     ecosystem: c.ecosystem,
-    release: releaseOf(c.ecosystem, os),
+    release: c.release ?? releaseOf(c.ecosystem, os),
     name: c.name,
     version: c.version,
     source: c,
@@ -70,7 +70,7 @@ export async function storeScan(
 function dedupe(components: Component[]): Component[] {
   const seen = new Map<string, Component>()
   for (const c of components) {
-    const key = `${c.ecosystem}\u0000${c.name}\u0000${c.version}\u0000${c.path}`
+    const key = `${c.ecosystem}\u0000${c.release ?? ''}\u0000${c.name}\u0000${c.version}\u0000${c.path}`
     if (!seen.has(key)) seen.set(key, c)
   }
   return [...seen.values()]

@@ -4,7 +4,7 @@
  */
 
 /** OSV ecosystem names. Debian and Alpine advisories carry a release suffix ("Debian:12", "Alpine:v3.19"). */
-export const ECOSYSTEMS = ['npm', 'PyPI', 'Maven', 'Go', 'crates.io', 'RubyGems', 'Debian', 'Alpine'] as const
+export const ECOSYSTEMS = ['npm', 'PyPI', 'Maven', 'Go', 'crates.io', 'RubyGems', 'Packagist', 'Debian', 'Alpine'] as const
 export type Ecosystem = (typeof ECOSYSTEMS)[number]
 
 /** A package found inside what was scanned: the package itself, a dependency, or an OS package of an image. */
@@ -20,6 +20,11 @@ export interface Component {
   path: string
   /** The binary package name when it differs from `name` (Debian, Alpine). */
   binary?: string
+  /**
+   * The Debian or Alpine release it belongs to ("12"), when the component itself says so (a .deb
+   * in a Debian repository's distribution); otherwise the scanned image's OS decides.
+   */
+  release?: string
   /** Declared licences as written (normalised to SPDX later). */
   licenses?: string[]
 }

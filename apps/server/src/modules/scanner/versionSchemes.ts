@@ -8,6 +8,7 @@ import { Version as GemVersion } from '@renovatebot/ruby-semver/dist/ruby/versio
 import debCompare from 'deb-version-compare'
 import semver from 'semver'
 import { compareApk, parseApk } from './apkVersion.js'
+import { compareComposer, parseComposer } from './composerVersion.js'
 import { compareMaven, parseMaven } from './mavenVersion.js'
 import type { Ecosystem } from './types.js'
 
@@ -143,6 +144,9 @@ export const debianScheme: VersionScheme<string> = cached({
 
 export const alpineScheme = cached({ parse: parseApk, compare: compareApk })
 
+/** Composer (Packagist): normalised by VersionParser's rules, compared as PHP's version_compare (composerVersion.ts). */
+export const packagistScheme = cached({ parse: parseComposer, compare: compareComposer })
+
 export const mavenScheme = cached({
   // Maven orders any string; only an empty or spaced one is not a version.
   parse: (version: string) => (version.length > 0 && !/\s/.test(version) ? parseMaven(version) : null),
@@ -155,6 +159,7 @@ const SCHEMES: Record<Ecosystem, VersionScheme> = {
   Go: semverScheme,
   PyPI: pypiScheme,
   RubyGems: rubyGemsScheme,
+  Packagist: packagistScheme,
   Debian: debianScheme,
   Alpine: alpineScheme,
   Maven: mavenScheme,
