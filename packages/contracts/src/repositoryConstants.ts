@@ -70,6 +70,7 @@ export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
   go: 'https://proxy.golang.org',
   // A cargo remote's URL is its upstream's sparse index (what follows `sparse+`).
   cargo: 'https://index.crates.io',
+  gems: 'https://rubygems.org',
   debian: 'https://deb.debian.org/debian',
 }
 
@@ -110,6 +111,7 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
   ],
   gems: [
     { key: 'gems-local', rclass: 'local' },
+    { key: 'gems-remote', rclass: 'remote' },
     { key: 'gems-virtual', rclass: 'virtual' },
   ],
   composer: [

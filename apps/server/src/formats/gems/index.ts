@@ -4,8 +4,8 @@ import { HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import { deployTarget, sendListingOr404 } from '../files.js'
 import { authorize, rawBodies, readBody, repositoryOf } from '../http.js'
 import type { Format, FormatContext, PathHandler } from '../types.js'
-import { isPrerelease, quickGemspec, specsIndex } from './gem.js'
-import { GemsRepository, infoFile, TYPE, versionsFile } from './repository.js'
+import { isPrerelease, specsIndex } from './gem.js'
+import { GemsRepository, TYPE, versionsFile } from './repository.js'
 
 const PREFIXES = ['/api/gems', '/artifactory/api/gems']
 
@@ -81,43 +81,45 @@ const gemsRoutes =
       })
 
       route('get', 'versions', async (request, reply) =>
-        text(reply, versionsFile(await gems.gems(await repoOf(request)), new Date())),
+        text(reply, versionsFile(await gems.compactIndex(await repoOf(request)), new Date())),
       )
       route('get', 'names', async (request, reply) => {
-        const names = [...new Set((await gems.gems(await repoOf(request))).map((g) => g.spec.name))].sort()
+        const names = [...(await gems.compactIndex(await repoOf(request))).entries()]
+          .filter(([, { versions }]) => versions.length > 0)
+          .map(([name]) => name)
+          .sort()
         return text(reply, `---\n${names.map((n) => `${n}\n`).join('')}`)
       })
       route('get', 'info/:name', async (request, reply) => {
         const { name } = request.params as { name: string }
-        const list = (await gems.gems(await repoOf(request))).filter((g) => g.spec.name === name)
-        if (list.length === 0) throw new HttpError(404, `Gem ${name} is not in the repository`)
-        return text(reply, infoFile(list))
+        const info = await gems.info(await repoOf(request), name)
+        if (info === undefined) throw new HttpError(404, `Gem ${name} is not in the repository`)
+        return text(reply, info)
       })
 
-      const specs =
-        (pick: (all: Awaited<ReturnType<GemsRepository['gems']>>) => typeof all) =>
-        async (request: FastifyRequest, reply: FastifyReply) =>
-          binary(reply, 'application/octet-stream', specsIndex(pick(await gems.gems(await repoOf(request))).map((g) => g.spec)))
+      type Tuple = Awaited<ReturnType<GemsRepository['specTuples']>>[number]
+      const specs = (pick: (all: Tuple[]) => Tuple[]) => async (request: FastifyRequest, reply: FastifyReply) =>
+        binary(reply, 'application/octet-stream', specsIndex(pick(await gems.specTuples(await repoOf(request)))))
       route(
         'get',
         'specs.4.8.gz',
-        specs((all) => all.filter((g) => !isPrerelease(g.spec.version))),
+        specs((all) => all.filter((g) => !isPrerelease(g.version))),
       )
       route(
         'get',
         'prerelease_specs.4.8.gz',
-        specs((all) => all.filter((g) => isPrerelease(g.spec.version))),
+        specs((all) => all.filter((g) => isPrerelease(g.version))),
       )
-      // The last version of each name and platform (RubyGems' own order, as the list keeps them by push).
+      // The highest release of each name and platform.
       route(
         'get',
         'latest_specs.4.8.gz',
         specs((all) => {
-          const latest = new Map<string, (typeof all)[number]>()
-          for (const g of all.filter((x) => !isPrerelease(x.spec.version))) {
-            const key = `${g.spec.name}\0${g.spec.platform}`
+          const latest = new Map<string, Tuple>()
+          for (const g of all.filter((x) => !isPrerelease(x.version))) {
+            const key = `${g.name}\0${g.platform}`
             const seen = latest.get(key)
-            if (!seen || compareGemVersions(g.spec.version, seen.spec.version) > 0) latest.set(key, g)
+            if (!seen || compareGemVersions(g.version, seen.version) > 0) latest.set(key, g)
           }
           return [...latest.values()]
         }),
@@ -125,10 +127,10 @@ const gemsRoutes =
 
       route('get', 'quick/Marshal.4.8/:file', async (request, reply) => {
         const { file } = request.params as { file: string }
-        const full = file.replace(/\.gemspec\.rz$/, '')
-        const found = (await gems.gems(await repoOf(request))).find((g) => g.file === `gems/${full}.gem`)
-        if (!found || !file.endsWith('.gemspec.rz')) throw new HttpError(404, `${file} is not in the repository`)
-        return binary(reply, 'application/octet-stream', quickGemspec(found.spec))
+        const found = file.endsWith('.gemspec.rz') ? await gems.quickSpec(await repoOf(request), file) : undefined
+        if (!found) throw new HttpError(404, `${file} is not in the repository`)
+        if (Buffer.isBuffer(found)) return binary(reply, 'application/octet-stream', found)
+        return fctx.artifacts.sendFile(request, reply, found)
       })
 
       route('get', 'gems/:file', async (request, reply) => {
