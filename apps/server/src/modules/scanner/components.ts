@@ -152,7 +152,7 @@ export class ComponentReader {
         os: null,
         notScanned: listed
           ? `${listed} ${unknown.size === 1 ? 'is' : 'are'} no Debian release: Debian's advisories name releases`
-          : 'The package is listed in no distribution',
+          : "The package is listed in no distribution here (a Debian remote records none for the .deb files it caches), and Debian's advisories name releases",
       }
     }
     const partial =

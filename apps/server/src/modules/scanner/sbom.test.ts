@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, grantRepos, listen, run, writeFiles } from '../../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { userWithToken } from '../access/testUsers.js'
+import { componentPurl, versionPurl } from './sbom.js'
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/osv')
 const LODASH = 'GHSA-35jh-r3h4-6jhm'
@@ -61,6 +62,18 @@ interface SpdxPackage {
 }
 
 /** SBOM export of a scanned npm version, with the real npm client publishing it. */
+describe('package URLs of the newer formats', () => {
+  it('names crates, gems, Go modules and Composer packages by their purl types', () => {
+    expect(versionPurl('cargo', 'smallvec', '1.6.0')).toBe('pkg:cargo/smallvec@1.6.0')
+    expect(versionPurl('gems', 'nokogiri', '1.13.3')).toBe('pkg:gem/nokogiri@1.13.3')
+    expect(versionPurl('go', 'golang.org/x/text', 'v0.3.2')).toBe('pkg:golang/golang.org/x/text@v0.3.2')
+    expect(versionPurl('composer', 'guzzlehttp/guzzle', '7.4.4')).toBe('pkg:composer/guzzlehttp/guzzle@7.4.4')
+    expect(
+      componentPurl({ ecosystem: 'Packagist', release: '', name: 'guzzlehttp/guzzle', version: '7.4.4', binary: null }),
+    ).toBe('pkg:composer/guzzlehttp/guzzle@7.4.4')
+  })
+})
+
 describe('SBOM export', () => {
   let t: TestApp
   let admin: Session

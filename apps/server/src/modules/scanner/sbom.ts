@@ -100,10 +100,13 @@ function purlParts(kind: string, name: string): { type: string; namespace?: stri
       return artifact ? { type: 'maven', namespace: group, name: artifact } : { type: 'maven', name }
     }
     case 'Go':
+    case 'go':
       return { type: 'golang', ...lastSlash(name) }
     case 'crates.io':
+    case 'cargo':
       return { type: 'cargo', name }
     case 'RubyGems':
+    case 'gems':
       return { type: 'gem', name }
     case 'Packagist':
     case 'composer':
