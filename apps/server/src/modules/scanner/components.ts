@@ -5,6 +5,7 @@ import semver from 'semver'
 import type { BlobStore } from '../../core/blobStore.js'
 import type { Database } from '../../core/schema.js'
 import { parseComposer } from './composerVersion.js'
+import { remoteListing } from './debianListing.js'
 import { debianRelease } from './debianReleases.js'
 import { normalizeName } from './ecosystems.js'
 import { analyzeImage, type ImageLayer } from './image/analyzeImage.js'
@@ -122,7 +123,8 @@ export class ComponentReader {
   /**
    * A .deb of a Debian repository, as Debian's advisories name it: its source package (the control
    * paragraph's `Source:`, at the source version when it gives one, else the package itself) in
-   * each Debian release its distributions name (`bookworm` → 12). A distribution that names no
+   * each Debian release its distributions name (`bookworm` → 12); for a .deb a remote cached, the
+   * distributions whose Packages files (as the remote cached them) list it. A distribution that names no
    * Debian release (`stable`, `sid`, an Ubuntu or private name) is matched against no advisory,
    * and the scan says so.
    */
@@ -133,6 +135,22 @@ export class ComponentReader {
       .select(['d.control', 'd.distributions'])
       .where('f.version_id', '=', v.id)
       .execute()
+    if (rows.length === 0) {
+      // A .deb a remote cached: its upstream's Packages files, as the remote keeps them, say where it is listed.
+      const lead = await this.db
+        .selectFrom('files')
+        .select(['repo_key', 'path'])
+        .where('version_id', '=', v.id)
+        .where('lead', '=', 1)
+        .executeTakeFirst()
+      const listing = lead ? await remoteListing(this.db, this.blobs, lead.repo_key, lead.path) : undefined
+      if (listing && listing.distributions.length > 0) {
+        rows.push({
+          control: listing.source ? `Source: ${listing.source}\n` : '',
+          distributions: listing.distributions.join(' '),
+        })
+      }
+    }
     const components: Component[] = []
     const unknown = new Set<string>()
     for (const row of rows) {
@@ -152,7 +170,7 @@ export class ComponentReader {
         os: null,
         notScanned: listed
           ? `${listed} ${unknown.size === 1 ? 'is' : 'are'} no Debian release: Debian's advisories name releases`
-          : "The package is listed in no distribution here (a Debian remote records none for the .deb files it caches), and Debian's advisories name releases",
+          : "The package is listed in no distribution, and Debian's advisories name releases",
       }
     }
     const partial =

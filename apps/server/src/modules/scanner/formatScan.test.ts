@@ -329,6 +329,47 @@ describe('scanning cargo, gems, composer, debian and helm packages', () => {
     })
   })
 
+  it("matches a .deb a Debian remote cached in the distribution its upstream's Packages file lists it in", async () => {
+    const upstream = await createTestApp()
+    try {
+      const upstreamBase = await listen(upstream.fastify)
+      const upAdmin = await signIn(upstream.fastify)
+      const upToken = await accessToken(upstream.fastify, upAdmin)
+      await createRepo(upstream.fastify, upAdmin, 'far', { rclass: 'local', packageType: 'debian' })
+      const deb = debOf(path.join(work, 'far'), { Package: 'libssl-far', Source: 'openssl', Version: '3.0.11-1~deb12u1' })
+      const up = await fetch(`${upstreamBase}/artifactory/far/pool/main/libssl-far.deb;deb.distribution=bookworm`, {
+        method: 'PUT',
+        headers: { authorization: `Basic ${Buffer.from(`admin:${upToken}`).toString('base64')}` },
+        body: new Uint8Array(deb),
+      })
+      expect(up.status, await up.text()).toBe(201)
+      await createRepo(t.fastify, admin, 'debian-remote', {
+        rclass: 'remote',
+        packageType: 'debian',
+        url: `${upstreamBase}/artifactory/far`,
+        username: 'admin',
+        password: upToken,
+      })
+      // As apt does: the index first, then the package it names.
+      const get = (p: string) => fetch(`${base}/artifactory/debian-remote/${p}`, { headers: { authorization: basic() } })
+      const packages = await get('dists/bookworm/main/binary-amd64/Packages.gz')
+      expect(packages.status).toBe(200)
+      expect(zlib.gunzipSync(Buffer.from(await packages.arrayBuffer())).toString()).toContain(
+        'Filename: pool/main/libssl-far.deb',
+      )
+      expect((await get('pool/main/libssl-far.deb')).status).toBe(200)
+      await t.app.scanner.idle()
+      expect(await components('debian://libssl-far', '3.0.11-1~deb12u1')).toEqual([
+        { ecosystem: 'Debian', release: '12', name: 'openssl', version: '3.0.11-1~deb12u1', binary_name: 'libssl-far' },
+      ])
+      expect((await scanOf('debian://libssl-far', '3.0.11-1~deb12u1')).findings).toEqual([
+        expect.objectContaining({ advisory_id: OPENSSL }),
+      ])
+    } finally {
+      await upstream.close()
+    }
+  }, 60_000)
+
   it('says why a Helm chart is not scanned', async () => {
     const chart = zlib.gzipSync(
       await tarOf({
