@@ -13,6 +13,7 @@ export const PACKAGE_TYPES = [
   'gems',
   'composer',
   'debian',
+  'nuget',
 ] as const
 export type PackageTypeName = (typeof PACKAGE_TYPES)[number]
 
@@ -29,6 +30,7 @@ export const PACKAGE_TYPE_LABELS: Record<PackageTypeName, string> = {
   gems: 'Gems',
   composer: 'Composer',
   debian: 'Debian',
+  nuget: 'NuGet',
 }
 
 /** How the console names each type: the name its own clients and documentation use. */
@@ -44,6 +46,7 @@ export const PACKAGE_TYPE_NAMES: Record<PackageTypeName, string> = {
   gems: 'RubyGems',
   composer: 'Composer',
   debian: 'Debian',
+  nuget: 'NuGet',
 }
 
 /** The package-type choices of the console's selects: each type's key, shown by its name. */
@@ -72,6 +75,8 @@ export const DEFAULT_UPSTREAMS: Partial<Record<PackageTypeName, string>> = {
   cargo: 'https://index.crates.io',
   gems: 'https://rubygems.org',
   debian: 'https://deb.debian.org/debian',
+  // A NuGet remote's URL is its upstream's v3 service index.
+  nuget: 'https://api.nuget.org/v3/index.json',
 }
 
 /** Sample repositories quick creation makes for a package type (packages §3 names npm and docker's). */
@@ -122,5 +127,9 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'debian-local', rclass: 'local' },
     { key: 'debian-remote', rclass: 'remote' },
     { key: 'debian-virtual', rclass: 'virtual' },
+  nuget: [
+    { key: 'nuget-local', rclass: 'local' },
+    { key: 'nuget-remote', rclass: 'remote' },
+    { key: 'nuget-virtual', rclass: 'virtual' },
   ],
 }

@@ -383,6 +383,42 @@ function debian(t: SetMeUpTarget): SetMeUpSnippet[] {
   return snippets
 }
 
+function nuget(t: SetMeUpTarget): SetMeUpSnippet[] {
+  const v2 = `${t.baseUrl}/api/nuget/${t.repoKey}`
+  const v3 = `${t.baseUrl}/api/nuget/v3/${t.repoKey}/index.json`
+  // The API key Trove takes is a token or user:password; user:token works for both.
+  const apiKey = quote(`${t.user}:${secret(t)}`)
+  const insecure = new URL(t.baseUrl).protocol === 'http:' ? ' --allow-insecure-connections' : ''
+  const snippets: SetMeUpSnippet[] = [
+    {
+      id: 'nuget-source',
+      title: 'Add the repository as a package source (NuGet 2.x on mono reads its v2 feed)',
+      language: 'shell',
+      text: `nuget sources add -Name ${t.repoKey} -Source ${v2} -Username ${quote(t.user)} -Password ${quote(secret(t))}\n`,
+    },
+    {
+      id: 'nuget-install',
+      title: 'Install a package',
+      language: 'shell',
+      text: `nuget install <PACKAGE> -Source ${t.repoKey}\n`,
+    },
+    {
+      id: 'dotnet-source',
+      title: 'Or with the dotnet CLI (the v3 protocol)',
+      language: 'shell',
+      text: `dotnet nuget add source ${v3} --name ${t.repoKey} --username ${quote(t.user)} --password ${quote(secret(t))} --store-password-in-clear-text${insecure}\ndotnet add package <PACKAGE> --source ${t.repoKey}\n`,
+    },
+  ]
+  if (canDeploy(t))
+    snippets.push({
+      id: 'nuget-push',
+      title: 'Push a package (the API key is your user name and token)',
+      language: 'shell',
+      text: `nuget push <FILE>.nupkg -Source ${t.repoKey} -ApiKey ${apiKey}\n# or: dotnet nuget push <FILE>.nupkg --source ${t.repoKey} --api-key ${apiKey}\n`,
+    })
+  return snippets
+}
+
 const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> = {
   npm,
   pypi,
@@ -395,6 +431,7 @@ const BY_TYPE: Record<PackageTypeName, (t: SetMeUpTarget) => SetMeUpSnippet[]> =
   gems,
   composer,
   debian,
+  nuget,
 }
 
 /** The snippets for a repository, in the order a user follows them. */

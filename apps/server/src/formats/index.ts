@@ -8,6 +8,7 @@ import { goFormat } from './go/index.js'
 import { helmFormat } from './helm/index.js'
 import { mavenFormat } from './maven/index.js'
 import { npmFormat } from './npm/index.js'
+import { nugetFormat } from './nuget/index.js'
 import { pypiFormat } from './pypi/index.js'
 import type { Format } from './types.js'
 
@@ -24,4 +25,5 @@ export const formats: Format[] = [
   gemsFormat,
   composerFormat,
   debianFormat,
+  nugetFormat,
 ]

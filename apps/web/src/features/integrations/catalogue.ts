@@ -40,6 +40,7 @@ const PACKAGE_DOCS: Record<PackageTypeName, string> = {
   gems: 'https://guides.rubygems.org/command-reference/#gem-sources',
   composer: 'https://getcomposer.org/doc/articles/authentication-for-private-packages.md#http-basic',
   debian: 'https://manpages.debian.org/bookworm/apt/sources.list.5.en.html',
+  nuget: 'https://learn.microsoft.com/nuget/reference/cli-reference/cli-ref-sources',
 }
 
 /** One card per package format Trove serves; Set Up opens quick repository creation for it. */

@@ -1,0 +1,361 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import { type ZipEntry, zipOf } from '../../../test/zip.js'
+
+/** Debian's nuget: NuGet 2.8 on mono, a v2 (OData) client. */
+const NUGET = '/usr/bin/nuget'
+
+interface Spec {
+  id: string
+  version: string
+  description?: string
+  metadata?: string
+  dependencies?: string
+  files?: Record<string, string>
+}
+
+/**
+ * A .nupkg as `nuget pack` makes it: the nuspec at the root, the OPC parts NuGet 2.x's reader
+ * needs ([Content_Types].xml covering every extension, _rels/.rels), and content files.
+ */
+function nupkg(spec: Spec, extra: ZipEntry[] = []): Buffer {
+  const files = { 'content/readme.txt': `${spec.id} ${spec.version}\n`, 'lib/netstandard2.0/_._': '', ...spec.files }
+  const nuspec = `<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd">
+  <metadata>
+    <id>${spec.id}</id>
+    <version>${spec.version}</version>
+    <authors>Acme Developers</authors>
+    <description>${spec.description ?? `The ${spec.id} package`}</description>
+    ${spec.metadata ?? ''}
+    <dependencies>${spec.dependencies ?? ''}</dependencies>
+  </metadata>
+</package>
+`
+  const extensions = new Set(['rels', 'nuspec', ...Object.keys(files).map((f) => f.split('.').pop() as string)])
+  const types = `<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${[
+    ...extensions,
+  ]
+    .map((e) => `<Default Extension="${e}" ContentType="application/octet" />`)
+    .join('')}</Types>`
+  const rels = `<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://schemas.microsoft.com/packaging/2010/07/manifest" Target="/${spec.id}.nuspec" Id="R1" /></Relationships>`
+  return zipOf([
+    { name: '_rels/.rels', data: Buffer.from(rels) },
+    { name: `${spec.id}.nuspec`, data: Buffer.from(nuspec) },
+    ...Object.entries(files).map(([name, data]) => ({ name, data: Buffer.from(data) })),
+    { name: '[Content_Types].xml', data: Buffer.from(types) },
+    ...extra,
+  ])
+}
+
+const LIB: Spec = {
+  id: 'Acme.Lib',
+  version: '1.0.0',
+  description: 'Greetings for Trove',
+  metadata: `<license type="expression">MIT</license>
+    <readme>docs/README.md</readme>
+    <tags>greeting demo</tags>
+    <projectUrl>https://example.com/acme</projectUrl>`,
+  files: { 'docs/README.md': '# Acme.Lib\n\nThe readme of Acme.Lib.\n' },
+}
+
+const APP: Spec = {
+  id: 'Acme.App',
+  version: '2.0.0',
+  description: 'An app on Acme.Lib',
+  metadata: '<license type="expression">Apache-2.0</license>',
+  dependencies:
+    '<group><dependency id="Acme.Lib" version="[1.0.0, )" /></group><group targetFramework="net45"><dependency id="Acme.Lib" version="1.0.0" /></group>',
+}
+
+/**
+ * NuGet repositories with Debian's nuget (2.8 on mono, which speaks the v2 OData feed): push with
+ * set-me-up's commands, install and list through a virtual repository whose remote proxies a second
+ * Trove over v3; and the v3 protocol exchange by HTTP as the dotnet CLI speaks it.
+ */
+describe('nuget repositories', () => {
+  let t: TestApp
+  let upstream: TestApp | undefined
+  let admin: Session
+  let base: string
+  let token: string
+  let work: string
+  let home: string
+  let snippet: (id: string) => SetMeUpSnippet
+
+  const auth = () => `Basic ${Buffer.from(`admin:${token}`).toString('base64')}`
+  const get = (url: string, headers: Record<string, string> = { authorization: auth() }) => fetch(`${base}${url}`, { headers })
+  const json = async (res: Response | Promise<Response>) => JSON.parse(await (await res).text())
+  /** A v3 push: the package as the multipart form's `package` file, the API key in X-NuGet-ApiKey. */
+  const push = (url: string, body: Buffer, apiKey = token) => {
+    const form = new FormData()
+    form.append('package', new Blob([new Uint8Array(body)]), 'package.nupkg')
+    return fetch(`${base}${url}`, { method: 'PUT', headers: { 'x-nuget-apikey': apiKey }, body: form })
+  }
+  const env = () => ({ HOME: home, PATH: `/usr/bin:${process.env.PATH ?? ''}` })
+  const shell = async (text: string, cwd: string) => {
+    const result = await run('bash', ['-euc', text], { cwd, env: env() })
+    expect(result.code, `${text}\n${result.stdout}\n${result.stderr}`).toBe(0)
+    return result
+  }
+  const versionRow = (name: string, repo: string) =>
+    t.app.db.kysely
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select(['v.id', 'p.package_type', 'p.name', 'v.version', 'v.description', 'v.readme', 'v.licenses', 'v.repo_key'])
+      .where('p.name', '=', name)
+      .where('v.repo_key', '=', repo)
+      .executeTakeFirst()
+
+  beforeAll(async () => {
+    t = await createTestApp()
+    base = await listen(t.fastify)
+    admin = await signIn(t.fastify)
+    token = await accessToken(t.fastify, admin)
+    work = tempDir('trove-nuget-')
+    home = path.join(work, 'home')
+    fs.mkdirSync(home)
+    await createRepo(t.fastify, admin, 'nuget-local', { rclass: 'local', packageType: 'nuget' })
+    const snippets = setMeUpSnippets({
+      baseUrl: base,
+      repoKey: 'nuget-local',
+      packageType: 'nuget',
+      rclass: 'local',
+      user: 'admin',
+      token,
+    })
+    snippet = (id) => {
+      const found = snippets.find((s) => s.id === id)
+      if (!found) throw new Error(`no snippet ${id}`)
+      return found
+    }
+  }, 60_000)
+  afterAll(async () => {
+    await t.close()
+    await upstream?.close()
+    fs.rmSync(work, { recursive: true, force: true })
+  })
+
+  it('takes a push from Debian’s nuget with set-me-up’s commands and records the version', async () => {
+    fs.writeFileSync(path.join(work, 'Acme.Lib.1.0.0.nupkg'), nupkg(LIB))
+    await shell(snippet('nuget-source').text, work)
+    await shell(snippet('nuget-push').text.replaceAll('<FILE>', 'Acme.Lib.1.0.0'), work)
+
+    const version = await versionRow('Acme.Lib', 'nuget-local')
+    expect(version).toMatchObject({ package_type: 'nuget', version: '1.0.0', description: 'Greetings for Trove' })
+    expect(version?.readme).toContain('The readme of Acme.Lib.')
+    expect(JSON.parse(version?.licenses ?? '[]')).toEqual(['MIT'])
+    const files = await t.app.db.kysely
+      .selectFrom('files')
+      .select(['path', 'name', 'lead'])
+      .where('version_id', '=', version?.id as number)
+      .orderBy('path')
+      .execute()
+    expect(files).toEqual([
+      { path: 'acme.lib/1.0.0/acme.lib.1.0.0.nupkg', name: 'Acme.Lib.1.0.0.nupkg', lead: 1 },
+      { path: 'acme.lib/1.0.0/acme.lib.nuspec', name: 'Acme.Lib.nuspec', lead: 0 },
+    ])
+  }, 120_000)
+  it('installs and lists with Debian’s nuget through a virtual repository whose remote proxies a second Trove', async () => {
+    upstream = await createTestApp()
+    const upstreamBase = await listen(upstream.fastify)
+    const upAdmin = await signIn(upstream.fastify)
+    const upToken = await accessToken(upstream.fastify, upAdmin)
+    await createRepo(upstream.fastify, upAdmin, 'far', { rclass: 'local', packageType: 'nuget' })
+    const app = nupkg(APP)
+    const up = new FormData()
+    up.append('package', new Blob([new Uint8Array(app)]), 'package.nupkg')
+    const pushed = await fetch(`${upstreamBase}/api/nuget/v3/far/package`, {
+      method: 'PUT',
+      headers: { 'x-nuget-apikey': upToken },
+      body: up,
+    })
+    expect(pushed.status).toBe(201)
+    await createRepo(t.fastify, admin, 'nuget-remote', {
+      rclass: 'remote',
+      packageType: 'nuget',
+      url: `${upstreamBase}/api/nuget/v3/far/index.json`,
+      username: 'admin',
+      password: upToken,
+    })
+    await createRepo(t.fastify, admin, 'nuget-virtual', {
+      rclass: 'virtual',
+      packageType: 'nuget',
+      repositories: ['nuget-local', 'nuget-remote'],
+      defaultDeploymentRepo: 'nuget-local',
+    })
+    const virtualSnippets = setMeUpSnippets({
+      baseUrl: base,
+      repoKey: 'nuget-virtual',
+      packageType: 'nuget',
+      rclass: 'virtual',
+      user: 'admin',
+      token,
+    })
+    const text = (id: string) => virtualSnippets.find((s) => s.id === id)?.text ?? ''
+    const out = path.join(work, 'packages')
+    fs.mkdirSync(out)
+    await shell(text('nuget-source'), work)
+    await shell(
+      `${text('nuget-install').replace('<PACKAGE>', 'Acme.App').trim()} -Version 2.0.0 -OutputDirectory ${out} -NonInteractive`,
+      work,
+    )
+    expect(fs.readFileSync(path.join(out, 'Acme.App.2.0.0', 'content', 'readme.txt'), 'utf8')).toBe('Acme.App 2.0.0\n')
+    expect(fs.readFileSync(path.join(out, 'Acme.Lib.1.0.0', 'content', 'readme.txt'), 'utf8')).toBe('Acme.Lib 1.0.0\n')
+    // nuget list wraps its lines to the terminal's width and, on mono without one, prints blank
+    // lines for ever: it runs in a pseudo-terminal of known width (script, util-linux).
+    const listed = await run(
+      'script',
+      ['-qec', `stty cols 200 rows 50; ${NUGET} list Acme -Source nuget-virtual -NonInteractive`, '/dev/null'],
+      { cwd: work, env: env() },
+    )
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0)
+    expect(listed.stdout).toContain('Acme.App 2.0.0')
+    expect(listed.stdout).toContain('Acme.Lib 1.0.0')
+
+    // The remote recorded what it fetched, so the packages browser shows it.
+    const cached = await versionRow('Acme.App', 'nuget-remote')
+    expect(cached).toMatchObject({ version: '2.0.0', description: 'An app on Acme.Lib' })
+    expect(JSON.parse(cached?.licenses ?? '[]')).toEqual(['Apache-2.0'])
+    const deps = await t.app.db.kysely
+      .selectFrom('package_dependencies')
+      .select(['name', 'range', 'scope'])
+      .where('version_id', '=', cached?.id as number)
+      .orderBy('scope')
+      .execute()
+    expect(deps).toEqual([
+      { name: 'Acme.Lib', range: '[1.0.0, )', scope: 'any' },
+      { name: 'Acme.Lib', range: '1.0.0', scope: 'net45' },
+    ])
+    await vi.waitFor(async () => {
+      const pkg = await t.app.db.kysely
+        .selectFrom('packages')
+        .select('downloads')
+        .where('name', '=', 'Acme.Lib')
+        .executeTakeFirstOrThrow()
+      expect(Number(pkg.downloads)).toBe(1)
+    }, 3000)
+  }, 180_000)
+  it('speaks the v3 protocol: service index, flat container, registration, search, push and delete', async () => {
+    const index = await json(get('/api/nuget/v3/nuget-local/index.json'))
+    const resource = (type: string) => index.resources.find((r: { '@type': string }) => r['@type'] === type)?.['@id'] as string
+    const flat = resource('PackageBaseAddress/3.0.0')
+    const registrations = resource('RegistrationsBaseUrl/3.6.0')
+    const search = resource('SearchQueryService/3.5.0')
+    const publish = resource('PackagePublish/2.0.0')
+    expect([flat, registrations, search, publish]).toEqual([
+      `${base}/api/nuget/v3/nuget-local/flatcontainer/`,
+      `${base}/api/nuget/v3/nuget-local/registration/`,
+      `${base}/api/nuget/v3/nuget-local/query`,
+      `${base}/api/nuget/v3/nuget-local/package`,
+    ])
+    const rel = (url: string) => url.slice(base.length)
+
+    // Versions are normalised (leading zeros, a fourth part of 0, build metadata); ids keep the first push's case.
+    const beta = nupkg({ ...LIB, version: '01.1.0-beta.1+build.5' })
+    expect((await push(rel(publish), beta)).status).toBe(201)
+    const lower = nupkg({ id: 'acme.lib', version: '2.0.0.0', description: 'Greetings, lower-cased' })
+    expect((await push(rel(publish), lower)).status).toBe(201)
+    expect(await json(get(rel(`${flat}acme.lib/index.json`)))).toEqual({ versions: ['1.0.0', '1.1.0-beta.1', '2.0.0'] })
+    const nupkgUrl = `${flat}acme.lib/2.0.0/acme.lib.2.0.0.nupkg`
+    expect(Buffer.from(await (await get(rel(nupkgUrl))).arrayBuffer())).toEqual(lower)
+    expect(await (await get(rel(`${flat}acme.lib/2.0.0/acme.lib.nuspec`))).text()).toContain('<id>acme.lib</id>')
+    expect((await get(rel(`${flat}acme.nothing/index.json`))).status).toBe(404)
+    const names = await t.app.db.kysely.selectFrom('packages').select('name').where('package_type', '=', 'nuget').execute()
+    expect(names.map((n) => n.name).sort()).toEqual(['Acme.App', 'Acme.Lib'])
+
+    const registration = await json(get(rel(`${registrations}acme.lib/index.json`)))
+    const leaves = registration.items[0].items
+    expect(leaves.map((l: { catalogEntry: { version: string } }) => l.catalogEntry.version)).toEqual([
+      '1.0.0',
+      '1.1.0-beta.1+build.5',
+      '2.0.0',
+    ])
+    expect(leaves[0].catalogEntry).toMatchObject({
+      id: 'Acme.Lib',
+      description: 'Greetings for Trove',
+      authors: 'Acme Developers',
+      licenseExpression: 'MIT',
+      tags: ['greeting', 'demo'],
+      projectUrl: 'https://example.com/acme',
+      packageContent: `${flat}acme.lib/1.0.0/acme.lib.1.0.0.nupkg`,
+    })
+    const leaf = await json(get(rel(`${registrations}acme.lib/1.0.0.json`)))
+    expect(leaf.catalogEntry.version).toBe('1.0.0')
+    expect((await get(rel(leaves[0].packageContent))).status).toBe(200)
+
+    const found = await json(get(`${rel(search)}?q=greet&skip=0&take=10`))
+    expect(found.totalHits).toBe(1)
+    expect(found.data[0]).toMatchObject({ id: 'Acme.Lib', version: '2.0.0' })
+    expect(found.data[0].versions.map((v: { version: string }) => v.version)).toEqual(['1.0.0', '2.0.0'])
+    const withPre = await json(get(`${rel(search)}?q=greet&prerelease=true`))
+    expect(withPre.data[0].versions).toHaveLength(3)
+    expect((await json(get(`${rel(search)}?q=nothing-like-it`))).totalHits).toBe(0)
+
+    const del = () => fetch(`${publish}/acme.lib/2.0.0`, { method: 'DELETE', headers: { 'x-nuget-apikey': `admin:${token}` } })
+    expect((await del()).status).toBe(204)
+    expect((await del()).status).toBe(404)
+    expect(await json(get(rel(`${flat}acme.lib/index.json`)))).toEqual({ versions: ['1.0.0', '1.1.0-beta.1'] })
+  })
+
+  it('refuses broken and hostile packages with 400, storing nothing; another package under a stored version is 409', async () => {
+    const files = () =>
+      t.app.db.kysely.selectFrom('files').select(['path', 'sha256']).where('repo_key', '=', 'nuget-local').execute()
+    const before = await files()
+    const nuspecOnly = (xml: string) => zipOf([{ name: 'X.nuspec', data: Buffer.from(xml) }])
+    const cases: [string, Buffer, RegExp][] = [
+      ['a climbing entry', nupkg(LIB, [{ name: '../evil.txt', data: Buffer.from('x') }]), /climbs out of the tree/],
+      ['an absolute entry', nupkg(LIB, [{ name: '/etc/evil', data: Buffer.from('x') }]), /absolute path/],
+      ['not a zip', Buffer.from('plain text'), /not a readable zip/],
+      ['no nuspec', zipOf([{ name: 'content/a.txt', data: Buffer.from('a') }]), /no \.nuspec/],
+      ['a nuspec in a folder only', zipOf([{ name: 'sub/X.nuspec', data: Buffer.from('<package/>') }]), /no \.nuspec/],
+      ['two nuspecs', nupkg(LIB, [{ name: 'Other.nuspec', data: Buffer.from('<package/>') }]), /more than one \.nuspec/],
+      ['an invalid version', nupkg({ ...LIB, version: '1.0.0-beta..1' }), /not a valid NuGet version/],
+      ['a version of words', nupkg({ ...LIB, version: 'one' }), /not a valid NuGet version/],
+      ['an invalid id', nupkg({ ...LIB, id: 'Acme Lib' }), /not a valid package id/],
+      ['a nuspec that is not XML', nuspecOnly('<package><metadata>'), /not XML/],
+      [
+        'a DOCTYPE',
+        nuspecOnly(
+          '<!DOCTYPE package [<!ENTITY x "y">]><package><metadata><id>X</id><version>1.0.0</version></metadata></package>',
+        ),
+        /not XML/,
+      ],
+      ['a readme that is missing', nupkg({ ...LIB, files: {} }), /readme "docs\/README.md" .* is not in the package/],
+    ]
+    for (const [what, body, message] of cases) {
+      const res = await push('/api/nuget/v3/nuget-local/package', body)
+      expect(res.status, what).toBe(400)
+      expect((await json(res)).errors[0].message, what).toMatch(message)
+    }
+    expect(await files()).toEqual(before)
+
+    // The same package again is a retry; other bytes under a stored version (however it is written) are not.
+    expect((await push('/api/nuget/v3/nuget-local/package', nupkg(LIB))).status).toBe(201)
+    const other = await push('/api/nuget/v3/nuget-local/package', nupkg({ ...LIB, version: '1.0', description: 'Other' }))
+    expect(other.status).toBe(409)
+    expect((await json(other)).errors[0].message).toBe('Package Acme.Lib 1.0.0 already exists in nuget-local')
+    expect(await files()).toEqual(before)
+  })
+
+  it('asks for credentials and refuses wrong ones', async () => {
+    const anonymous = await fetch(`${base}/api/nuget/v3/nuget-local/index.json`)
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm=/)
+    expect((await fetch(`${base}/api/nuget/nuget-local/$metadata`)).status).toBe(401)
+    const wrong = await push('/api/nuget/v3/nuget-local/package', nupkg({ ...LIB, version: '9.0.0' }), 'admin:wrong-password')
+    expect(wrong.status).toBe(401)
+    const badToken = await push('/api/nuget/nuget-local', nupkg({ ...LIB, version: '9.0.0' }), 'not-a-token')
+    expect(badToken.status).toBe(401)
+    const basic = await get('/api/nuget/v3/nuget-local/index.json', {
+      authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}`,
+    })
+    expect(basic.status).toBe(401)
+    expect(await versionRow('Acme.Lib', 'nuget-local')).toBeDefined()
+    expect((await get('/api/nuget/v3/nuget-local/flatcontainer/acme.lib/index.json')).status).toBe(200)
+  })
+})
