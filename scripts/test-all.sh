@@ -26,6 +26,7 @@ if [[ $install -eq 1 ]]; then
   [[ -x /usr/bin/gem ]] || missing+=(ruby) # RubyGems: gem push, gem install, gem list, gem yank
   [[ -x /usr/bin/bundle ]] || missing+=(bundler) # RubyGems: bundle install through the compact index
   [[ -x /usr/bin/composer ]] || missing+=(composer) # Composer (and php-cli): composer require through a virtual repository
+  command -v nuget >/dev/null || missing+=(nuget) # NuGet 2.8 on mono (its Depends bring the runtime and libraries): push, install, list
   command -v openssl >/dev/null || missing+=(openssl) # the Go test's TLS front (go sends credentials over HTTPS only)
   [[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-deploy-plugin ]] || missing+=(libmaven-deploy-plugin-java)
   command -v curl >/dev/null || missing+=(curl)
