@@ -358,4 +358,35 @@ describe('nuget repositories', () => {
     expect(await versionRow('Acme.Lib', 'nuget-local')).toBeDefined()
     expect((await get('/api/nuget/v3/nuget-local/flatcontainer/acme.lib/index.json')).status).toBe(200)
   })
+  it('answers odd requests without a server error', async () => {
+    const odd: [string, string][] = [
+      ['GET', "/api/nuget/nuget-local/Packages(Id='x',Version='%25')"],
+      ['GET', "/api/nuget/nuget-local/Packages(Id='Acme.Lib',Version='not-a-version')"],
+      ['GET', "/api/nuget/nuget-local/Packages(Id='',Version='')"],
+      ['GET', '/api/nuget/nuget-local/FindPackagesById()'],
+      ['GET', "/api/nuget/nuget-local/FindPackagesById()?id='Acme.Lib'&$skip=-5&$top=x"],
+      ['GET', '/api/nuget/nuget-local/Search()?$filter=((((&searchTerm=%27'],
+      ['GET', '/api/nuget/nuget-local/Search()/$count?searchTerm=Acme'],
+      ['GET', '/api/nuget/nuget-local/package/Acme.Lib/x..y'],
+      ['GET', '/api/nuget/nuget-local/Nothing()'],
+      ['GET', '/api/nuget/v3/nuget-local/flatcontainer/acme.lib/1.0.0/other.nupkg'],
+      ['GET', '/api/nuget/v3/nuget-local/registration/acme.lib/1.0.0'],
+      ['GET', '/api/nuget/v3/nuget-local/registration/..%2F../index.json'],
+      ['GET', '/api/nuget/v3/nuget-local/query?take=abc&skip=-1&q=%00'],
+      ['GET', '/api/nuget/v3/nope/index.json'],
+      ['PUT', '/api/nuget/v3/nuget-local/package'],
+      ['DELETE', '/api/nuget/nuget-local/a/b/c/d'],
+      ['DELETE', '/api/nuget/v3/nuget-local/package/Acme.Lib/not..valid'],
+    ]
+    for (const [method, url] of odd) {
+      const res = await fetch(`${base}${url}`, {
+        method,
+        headers: { authorization: auth(), ...(method === 'PUT' ? { 'content-type': 'multipart/form-data; boundary=x' } : {}) },
+        ...(method === 'PUT' ? { body: '--x\r\n' } : {}),
+      })
+      expect(res.status, `${method} ${url}`).toBeLessThan(500)
+    }
+    const count = await get('/api/nuget/nuget-local/Packages()/$count')
+    expect(await count.text()).toMatch(/^\d+$/)
+  })
 })

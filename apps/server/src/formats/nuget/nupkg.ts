@@ -10,7 +10,7 @@ import { readZip } from '../archive.js'
 
 /** NuGet's id rule (PackageIdValidator): word characters in runs joined by `.` or `-`, at most 100. */
 const ID = /^\w+([.-]\w+)*$/
-export const isValidId = (id: string) => id.length <= 100 && ID.test(id)
+export const isValidId = (id: string) => id.length > 0 && id.length <= 100 && ID.test(id)
 
 /** A NuGet version: 1 to 4 numbers, a SemVer 2 release label, build metadata. */
 const VERSION =
@@ -32,8 +32,9 @@ export interface NuGetVersion {
  * Returns undefined for what NuGet refuses.
  */
 export function parseVersion(text: string): NuGetVersion | undefined {
+  if (text.length > 64) return undefined
   const m = VERSION.exec(text.trim())
-  if (!m || text.length > 64) return undefined
+  if (!m) return undefined
   const numbers = [m[1], m[2], m[3], m[4]].map((n) => Number(n ?? 0)) as [number, number, number, number]
   if (numbers.some((n) => n > 2147483647)) return undefined
   const release = m[5] ?? ''
