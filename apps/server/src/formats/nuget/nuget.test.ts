@@ -3,7 +3,7 @@ import path from 'node:path'
 import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
-import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { type ZipEntry, zipOf } from '../../../test/zip.js'
 
 /** Debian's nuget: NuGet 2.8 on mono, a v2 (OData) client. */
@@ -112,7 +112,8 @@ describe('nuget repositories', () => {
       .executeTakeFirst()
 
   beforeAll(async () => {
-    t = await createTestApp()
+    // With the scanner: the last test checks stored packages against a NuGet advisory.
+    t = await createTestApp({ TROVE_MODULES: 'repository,scanner' })
     base = await listen(t.fastify)
     admin = await signIn(t.fastify)
     token = await accessToken(t.fastify, admin)
@@ -388,5 +389,49 @@ describe('nuget repositories', () => {
     }
     const count = await get('/api/nuget/nuget-local/Packages()/$count')
     expect(await count.text()).toMatch(/^\d+$/)
+  })
+  it('feeds the scanner: a NuGet advisory finds the package and the packages depending on it', async () => {
+    const imported = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/xray/ui/admin/database/import',
+      headers: sessionHeaders(admin),
+      payload: [
+        {
+          schema_version: '1.6.0',
+          id: 'GHSA-acme-lib0-0001',
+          modified: '2026-01-01T00:00:00Z',
+          summary: 'Acme.Lib greets too loudly',
+          severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
+          // OSV spells the id as it likes; NuGet ids match regardless of case.
+          affected: [
+            {
+              package: { ecosystem: 'NuGet', name: 'ACME.LIB' },
+              ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }],
+            },
+          ],
+        },
+      ],
+    })
+    expect(imported.statusCode, imported.body).toBe(200)
+    await t.app.scanner.idle()
+    const findings = async (packageId: string, version: string) => {
+      const res = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/xray/ui/component/paginatedsearch?direction=desc&num_of_rows=20&order_by=last_updated&page_num=1',
+        headers: sessionHeaders(admin),
+        payload: { package_id: packageId, version, all_components: false },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json() as {
+        total_count: number
+        data: { component: string; version: string; advisory_id: string; fixed_versions: string[] }[]
+      }
+    }
+    const own = await findings('nuget://Acme.Lib', '1.0.0')
+    expect(own.data).toMatchObject([{ advisory_id: 'GHSA-acme-lib0-0001', fixed_versions: ['1.0.1'] }])
+    // Acme.App needs Acme.Lib [1.0.0, ): NuGet resolves the lowest version a range admits.
+    const app = await findings('nuget://Acme.App', '2.0.0')
+    expect(app.data).toMatchObject([{ component: 'acme.lib', version: '1.0.0', advisory_id: 'GHSA-acme-lib0-0001' }])
+    expect((await findings('nuget://Acme.Lib', '1.1.0-beta.1')).total_count).toBe(0)
   })
 })

@@ -45,11 +45,8 @@ export function parseVersion(text: string): NuGetVersion | undefined {
   return { normalized, full: m[6] ? `${normalized}+${m[6]}` : normalized, prerelease: release !== '', numbers, release }
 }
 
-/** NuGet's version order: the numbers, then a release before its pre-releases' absence, labels part by part. */
-export function compareVersions(a: string, b: string): number {
-  const x = parseVersion(a)
-  const y = parseVersion(b)
-  if (!x || !y) return a.localeCompare(b)
+/** NuGet's version order of parsed versions: the numbers, then a pre-release before its release, labels part by part. */
+export function compareParsed(x: NuGetVersion, y: NuGetVersion): number {
   for (let i = 0; i < 4; i++) if (x.numbers[i] !== y.numbers[i]) return (x.numbers[i] as number) - (y.numbers[i] as number)
   if (!x.release || !y.release) return x.release ? -1 : y.release ? 1 : 0
   const px = x.release.split('.')
@@ -65,11 +62,20 @@ export function compareVersions(a: string, b: string): number {
       if (Number(p) !== Number(q)) return Number(p) - Number(q)
     } else if (np !== nq) return np ? -1 : 1
     else {
-      const c = p.toLowerCase().localeCompare(q.toLowerCase())
-      if (c !== 0) return c
+      const a = p.toLowerCase()
+      const b = q.toLowerCase()
+      if (a !== b) return a < b ? -1 : 1
     }
   }
   return 0
+}
+
+/** NuGet's version order of version texts (unreadable ones by their text, after the readable ones' rules). */
+export function compareVersions(a: string, b: string): number {
+  const x = parseVersion(a)
+  const y = parseVersion(b)
+  if (!x || !y) return a < b ? -1 : a > b ? 1 : 0
+  return compareParsed(x, y)
 }
 
 export interface DependencyGroup {

@@ -7,6 +7,7 @@ import type { Database } from '../../core/schema.js'
 import { parseComposer } from './composerVersion.js'
 import { remoteListing } from './debianListing.js'
 import { debianRelease } from './debianReleases.js'
+import { parseVersion as parseNuGet } from '../../formats/nuget/nupkg.js'
 import { normalizeName } from './ecosystems.js'
 import { analyzeImage, type ImageLayer } from './image/analyzeImage.js'
 import { componentsOfJar, isManifestPath, parseManifest } from './lockfiles/index.js'
@@ -40,6 +41,7 @@ const OWN_ECOSYSTEM: Partial<Record<string, Ecosystem>> = {
   cargo: 'crates.io',
   gems: 'RubyGems',
   composer: 'Packagist',
+  nuget: 'NuGet',
   debian: 'Debian',
   alpine: 'Alpine',
 }
@@ -56,6 +58,17 @@ function composerPin(range: string): string | null {
   const m = /^={0,2}\s*(v?\d[\w.+-]*)$/.exec(range.trim())
   if (!m?.[1] || /(?:^|[.-])(?:x|\*)(?:$|[.-])|dev$/i.test(m[1])) return null
   return parseComposer(m[1]) ? m[1] : null
+}
+
+/**
+ * The version NuGet resolves a dependency range to when it exists: NuGet takes the lowest version
+ * a range admits, so a bare minimum (`1.0.0`) or an inclusive lower bound (`[1.0.0, 2.0.0)`, `[1.0.0]`)
+ * names it; an exclusive or missing lower bound names none.
+ */
+export function nugetLowest(range: string): string | null {
+  const m = /^\s*(?:\[\s*([^,\]\s]+)\s*(?:,[^\])]*)?[\])]|([^[(,\s]+))\s*$/.exec(range)
+  const version = m?.[1] ?? m?.[2]
+  return version ? (parseNuGet(version)?.normalized ?? null) : null
 }
 
 /** Files a generic version may hold that say what is inside them. */
@@ -115,6 +128,7 @@ export class ComponentReader {
       else if (ecosystem === 'Packagist') version = d.name.includes('/') ? composerPin(d.range) : null
       else if (ecosystem === 'crates.io') version = /^=\s*(\d+\.\d+\.\d+(?:[-+][\w.+-]*)?)$/.exec(d.range.trim())?.[1] ?? null
       else if (ecosystem === 'RubyGems') version = /^=\s*(\d[\w.-]*)$/.exec(d.range.trim())?.[1] ?? null
+      else if (ecosystem === 'NuGet') version = nugetLowest(d.range)
       if (version) out.push({ ecosystem, name: normalizeName(ecosystem, d.name), version, path })
     }
     return out

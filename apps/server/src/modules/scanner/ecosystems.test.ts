@@ -28,6 +28,7 @@ describe('parseEcosystem', () => {
     expect(parseEcosystem('Go')).toEqual({ ecosystem: 'Go', release: '' })
     expect(parseEcosystem('crates.io')).toEqual({ ecosystem: 'crates.io', release: '' })
     expect(parseEcosystem('RubyGems')).toEqual({ ecosystem: 'RubyGems', release: '' })
+    expect(parseEcosystem('NuGet')).toEqual({ ecosystem: 'NuGet', release: '' })
     expect(parseEcosystem('Debian:12')).toEqual({ ecosystem: 'Debian', release: '12' })
     expect(parseEcosystem('Debian')).toEqual({ ecosystem: 'Debian', release: '' })
     expect(parseEcosystem('Alpine:v3.19')).toEqual({ ecosystem: 'Alpine', release: 'v3.19' })
@@ -39,7 +40,7 @@ describe('parseEcosystem', () => {
   })
 
   it('returns null for ecosystems Trove does not scan, or misspelt ones', () => {
-    for (const name of ['Ubuntu:22.04:LTS', 'NuGet', 'packagist', 'Packagist:x', 'pypi', 'NPM', 'npm:extra', '', 'GIT']) {
+    for (const name of ['Ubuntu:22.04:LTS', 'Hex', 'NuGet:x', 'packagist', 'Packagist:x', 'pypi', 'NPM', 'npm:extra', '', 'GIT']) {
       expect(parseEcosystem(name), name).toBeNull()
     }
   })
@@ -54,10 +55,18 @@ describe('normalizeName', () => {
     expect(normalizeName('npm', '@Scope/Pkg')).toBe('@Scope/Pkg')
     expect(normalizeName('Go', 'github.com/BurntSushi/toml')).toBe('github.com/BurntSushi/toml')
     expect(normalizeName('Packagist', 'GuzzleHttp/Guzzle')).toBe('guzzlehttp/guzzle')
+    expect(normalizeName('NuGet', 'Newtonsoft.Json')).toBe('newtonsoft.json')
   })
 })
 
 describe('compareVersions', () => {
+  it('orders NuGet versions as NuGet does: up to four numbers, labels without case, metadata ignored', () => {
+    expectAscending('NuGet', ['1.0.0-alpha', '1.0.0-Alpha.2', '1.0.0-beta', '1.0.0', '1.0.0.1', '1.0.1', '1.10.0', '13.0.1'])
+    expectSame('NuGet', '1.0', '1.0.0.0')
+    expectSame('NuGet', '01.2.3', '1.2.3+sha.abc')
+    expectSame('NuGet', '1.0.0-BETA', '1.0.0-beta')
+  })
+
   it('orders npm and crates.io versions by semver', () => {
     for (const ecosystem of ['npm', 'crates.io'] as const) {
       expectAscending(ecosystem, [

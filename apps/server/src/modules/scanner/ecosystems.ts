@@ -32,14 +32,14 @@ export function parseEcosystem(osvName: string): { ecosystem: Ecosystem; release
 
 /**
  * The name as advisories write it: PyPI names normalised by PEP 503 (lower case, every run of
- * `-`, `_` and `.` one `-`); Packagist's `vendor/name` in lower case; Maven's `group:artifact` and every other ecosystem's names as given
- * (npm, Go, crates and gem names are matched exactly as OSV records them).
+ * `-`, `_` and `.` one `-`); Packagist's `vendor/name` and NuGet ids in lower case (both compare
+ * them regardless of case, and a push need not spell them as OSV does); Maven's `group:artifact`
+ * and every other ecosystem's names as given (npm, Go, crates and gem names are matched exactly
+ * as OSV records them).
  */
 export function normalizeName(ecosystem: Ecosystem, name: string): string {
   if (ecosystem === 'PyPI') return name.toLowerCase().replace(/[-_.]+/g, '-')
-  // Composer names are case-insensitive and Packagist lists them in lower case.
-  if (ecosystem === 'Packagist') return name.toLowerCase()
-  return name
+  return ecosystem === 'Packagist' || ecosystem === 'NuGet' ? name.toLowerCase() : name
 }
 
 /**

@@ -214,11 +214,12 @@ describe('parseOsvRecord refusals', () => {
 })
 
 describe('parseOsvRecord details', () => {
-  it('drops affected entries of ecosystems Trove does not scan, and normalises PyPI names', () => {
+  it('drops affected entries of ecosystems Trove does not scan, and normalises PyPI and NuGet names', () => {
     const advisory = parseOsvRecord(
       minimal({
         affected: [
-          { package: { ecosystem: 'NuGet', name: 'Newtonsoft.Json' }, ranges: [] },
+          { package: { ecosystem: 'Hex', name: 'plug' }, ranges: [] },
+          { package: { ecosystem: 'NuGet', name: 'Newtonsoft.Json' }, versions: ['12.0.1'] },
           { package: { ecosystem: 'Ubuntu:22.04:LTS', name: 'openssl' } },
           { ranges: [{ type: 'GIT', repo: 'https://example.org/x.git', events: [{ introduced: '0' }] }] },
           { package: { ecosystem: 'PyPI', name: 'Django_REST.framework' }, versions: ['3.0.0'] },
@@ -227,6 +228,7 @@ describe('parseOsvRecord details', () => {
       'x.json',
     )
     expect(advisory.affected).toEqual([
+      { ecosystem: 'NuGet', release: '', name: 'newtonsoft.json', ranges: [], versions: ['12.0.1'] },
       { ecosystem: 'PyPI', release: '', name: 'django-rest-framework', ranges: [], versions: ['3.0.0'] },
     ])
   })

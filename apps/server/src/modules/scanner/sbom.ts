@@ -105,6 +105,9 @@ function purlParts(kind: string, name: string): { type: string; namespace?: stri
     case 'crates.io':
     case 'cargo':
       return { type: 'cargo', name }
+    case 'NuGet':
+    case 'nuget':
+      return { type: 'nuget', name }
     case 'RubyGems':
     case 'gems':
       return { type: 'gem', name }

@@ -7,6 +7,7 @@ import pep440, { type Pep440Version } from '@renovatebot/pep440'
 import { Version as GemVersion } from '@renovatebot/ruby-semver/dist/ruby/version.js'
 import debCompare from 'deb-version-compare'
 import semver from 'semver'
+import { compareParsed, parseVersion as parseNuGet } from '../../formats/nuget/nupkg.js'
 import { compareApk, parseApk } from './apkVersion.js'
 import { compareComposer, parseComposer } from './composerVersion.js'
 import { compareMaven, parseMaven } from './mavenVersion.js'
@@ -153,6 +154,9 @@ export const mavenScheme = cached({
   compare: compareMaven,
 })
 
+/** NuGet versions: normalised as NuGet does (1 to 4 numbers, SemVer 2 labels compared without case). */
+export const nugetScheme = cached({ parse: (version: string) => parseNuGet(version) ?? null, compare: compareParsed })
+
 const SCHEMES: Record<Ecosystem, VersionScheme> = {
   npm: semverScheme,
   'crates.io': semverScheme,
@@ -160,6 +164,7 @@ const SCHEMES: Record<Ecosystem, VersionScheme> = {
   PyPI: pypiScheme,
   RubyGems: rubyGemsScheme,
   Packagist: packagistScheme,
+  NuGet: nugetScheme,
   Debian: debianScheme,
   Alpine: alpineScheme,
   Maven: mavenScheme,
