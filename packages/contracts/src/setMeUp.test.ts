@@ -65,4 +65,18 @@ describe('set-me-up snippets', () => {
     expect(plain.map((s) => s.id)).toEqual(['go-netrc', 'go-env', 'go-get'])
     expect(plain[1]?.text.split('\n')[0]).toMatch(/^# Trove is reached over plain HTTP: Go sends credentials over HTTPS only/)
   })
+  it('adds a NuGet source for nuget (v2 feed) and dotnet (v3 index), and pushes with user:token as the API key', () => {
+    const nuget = setMeUpSnippets({ ...target, packageType: 'nuget', repoKey: 'nuget-local', rclass: 'local', token: 't' })
+    expect(nuget.map((s) => s.id)).toEqual(['nuget-source', 'nuget-install', 'dotnet-source', 'nuget-push'])
+    expect(nuget[0]?.text).toBe(
+      "nuget sources add -Name nuget-local -Source https://trove.example.com/api/nuget/nuget-local -Username 'ada' -Password 't'\n",
+    )
+    expect(nuget[2]?.text).toContain('dotnet nuget add source https://trove.example.com/api/nuget/v3/nuget-local/index.json')
+    expect(nuget[2]?.text).not.toContain('--allow-insecure-connections')
+    expect(nuget[3]?.text.split('\n')[0]).toBe("nuget push <FILE>.nupkg -Source nuget-local -ApiKey 'ada:t'")
+    const plain = setMeUpSnippets({ ...target, baseUrl: 'http://127.0.0.1:8082', packageType: 'nuget' })
+    expect(plain.map((s) => s.id)).toEqual(['nuget-source', 'nuget-install', 'dotnet-source'])
+    expect(plain[2]?.text).toContain('--store-password-in-clear-text --allow-insecure-connections\n')
+    expect(plain[0]?.text).toContain(`-Password '${TOKEN_PLACEHOLDER}'`)
+  })
 })

@@ -404,7 +404,9 @@ function nuget(t: SetMeUpTarget): SetMeUpSnippet[] {
     },
     {
       id: 'dotnet-source',
-      title: 'Or with the dotnet CLI (the v3 protocol)',
+      title: insecure
+        ? 'Or with the dotnet CLI (the v3 protocol; plain HTTP needs --allow-insecure-connections, .NET 9 SDK and later)'
+        : 'Or with the dotnet CLI (the v3 protocol)',
       language: 'shell',
       text: `dotnet nuget add source ${v3} --name ${t.repoKey} --username ${quote(t.user)} --password ${quote(secret(t))} --store-password-in-clear-text${insecure}\ndotnet add package <PACKAGE> --source ${t.repoKey}\n`,
     },

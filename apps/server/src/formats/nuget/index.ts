@@ -275,4 +275,12 @@ const nugetPaths = (fctx: FormatContext): PathHandler => {
   }
 }
 
-export const nugetFormat: Format = { type: TYPE, routes: nugetRoutes, paths: nugetPaths }
+export const nugetFormat: Format = {
+  type: TYPE,
+  routes: nugetRoutes,
+  paths: nugetPaths,
+  filesChanged: (fctx) => {
+    const nuget = new NuGetRepository(fctx)
+    return (repo, paths) => nuget.filesChanged(repo, paths)
+  },
+}

@@ -301,6 +301,35 @@ describe('nuget repositories', () => {
     expect((await del()).status).toBe(204)
     expect((await del()).status).toBe(404)
     expect(await json(get(rel(`${flat}acme.lib/index.json`)))).toEqual({ versions: ['1.0.0', '1.1.0-beta.1'] })
+
+    // The tree's copy records the versions in another repository; deleting a .nupkg there removes its version.
+    await createRepo(t.fastify, admin, 'nuget-copy', { rclass: 'local', packageType: 'nuget' })
+    const copied = await fetch(`${base}/api/copy/nuget-local/acme.lib?to=/nuget-copy/acme.lib`, {
+      method: 'POST',
+      headers: { authorization: auth() },
+    })
+    expect(copied.status, await copied.text()).toBe(200)
+    expect(await json(get('/api/nuget/v3/nuget-copy/flatcontainer/acme.lib/index.json'))).toEqual({
+      versions: ['1.0.0', '1.1.0-beta.1'],
+    })
+    expect((await versionRow('Acme.Lib', 'nuget-copy'))?.description).toBe('Greetings for Trove')
+    const treeDelete = await t.fastify.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/ui/artifacts/node?repoKey=nuget-copy&path=${encodeURIComponent('acme.lib/1.0.0/acme.lib.1.0.0.nupkg')}`,
+      headers: sessionHeaders(admin),
+    })
+    expect(treeDelete.statusCode, treeDelete.body).toBe(200)
+    expect(await json(get('/api/nuget/v3/nuget-copy/flatcontainer/acme.lib/index.json'))).toEqual({ versions: ['1.1.0-beta.1'] })
+    const left = await t.app.db.kysely
+      .selectFrom('files')
+      .select('path')
+      .where('repo_key', '=', 'nuget-copy')
+      .orderBy('path')
+      .execute()
+    expect(left.map((f) => f.path)).toEqual([
+      'acme.lib/1.1.0-beta.1/acme.lib.1.1.0-beta.1.nupkg',
+      'acme.lib/1.1.0-beta.1/acme.lib.nuspec',
+    ])
   })
 
   it('refuses broken and hostile packages with 400, storing nothing; another package under a stored version is 409', async () => {

@@ -125,6 +125,7 @@ export class NuGetRepository {
     blob: Awaited<ReturnType<FormatContext['blobs']['put']>>,
     user: string | null,
     createdAt?: number,
+    overwrite = false,
   ): Promise<void> {
     const { nuspec } = pkg
     const name = await this.knownName(nuspec.id)
@@ -146,6 +147,7 @@ export class NuGetRepository {
       metadata: { nuspec, sha512 } satisfies NuGetVersionMetadata,
       createdBy: user,
       createdAt,
+      overwrite,
       files: [
         {
           path: nupkgPath(nuspec.id, nuspec.version),
@@ -266,6 +268,47 @@ export class NuGetRepository {
     const found = parsed ? await this.findVersion(repo.key, id, parsed.normalized) : undefined
     if (!found || !(await this.fctx.artifacts.deleteVersion(repo.key, TYPE, found.name, found.version))) {
       throw new HttpError(404, `Package ${id} ${version} is not in ${repo.key}`)
+    }
+  }
+
+  /**
+   * Files of a repository changed outside the NuGet calls (the tree's delete, copy and move): each
+   * touched version is derived again from its stored .nupkg. Without it the version goes; with it,
+   * the version is recorded from it (the .nuspec beside it written anew). A package Trove would
+   * refuse, or one stored under another id or version's path, records nothing.
+   */
+  async filesChanged(repo: Repository, paths: string[]): Promise<void> {
+    const touched = new Map<string, { id: string; version: string }>()
+    for (const p of paths) {
+      const m = /^([^/]+)\/([^/]+)\/([^/]+)\.(nupkg|nuspec)$/.exec(p.toLowerCase())
+      if (m && (m[3] === `${m[1]}.${m[2]}` || (m[4] === 'nuspec' && m[3] === m[1]))) {
+        touched.set(`${m[1]}/${m[2]}`, { id: m[1] as string, version: m[2] as string })
+      }
+    }
+    for (const { id, version } of touched.values()) {
+      const recorded = await this.fctx.db.kysely
+        .selectFrom('package_versions as v')
+        .innerJoin('packages as p', 'p.id', 'v.package_id')
+        .select(['v.id', 'p.name', 'v.version'])
+        .where('v.repo_key', '=', repo.key)
+        .where('p.package_type', '=', TYPE)
+        .where('p.lowercase_name', '=', id)
+        .execute()
+      const current = recorded.find((r) => r.version.toLowerCase() === version)
+      const nupkg = await this.fctx.artifacts.findFile(repo.key, nupkgPath(id, version))
+      if (!nupkg) {
+        if (current) await this.fctx.artifacts.deleteVersion(repo.key, TYPE, current.name, current.version)
+        continue
+      }
+      if (current && nupkg.version_id === current.id) continue
+      try {
+        const pkg = await readNupkg(this.fctx.blobs.pathOf(nupkg.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+        if (nupkgPath(pkg.nuspec.id, pkg.nuspec.version) !== nupkg.path) continue
+        const blob = { sha256: nupkg.sha256, sha1: nupkg.sha1, md5: nupkg.md5, size: nupkg.size }
+        await this.record(repo.key, pkg, blob, nupkg.created_by, undefined, true)
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error
+      }
     }
   }
 
