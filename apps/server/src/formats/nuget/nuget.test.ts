@@ -240,6 +240,33 @@ describe('nuget repositories', () => {
         .executeTakeFirstOrThrow()
       expect(Number(pkg.downloads)).toBe(1)
     }, 3000)
+
+    // What the packages browser shows (licences are withheld without a security licence; the rows hold them, above).
+    const console = (url: string, payload?: object) =>
+      t.fastify.inject({ method: payload ? 'POST' : 'GET', url, headers: sessionHeaders(admin), ...(payload ? { payload } : {}) })
+    const versions = await console('/ui/api/v1/mds/versions', {
+      graphQL: {
+        query:
+          'query($filter: VersionFilter!) { versions(filter: $filter) { edges { node { name stats { downloadCount } files { name lead } repos { name } } } } }',
+        variables: { filter: { packageId: 'nuget://Acme.Lib' } },
+      },
+    })
+    expect(versions.statusCode, versions.body).toBe(200)
+    expect(versions.json().data.versions.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      {
+        name: '1.0.0',
+        stats: { downloadCount: 1 },
+        files: [
+          { name: 'Acme.Lib.1.0.0.nupkg', lead: true },
+          { name: 'Acme.Lib.nuspec', lead: false },
+        ],
+        repos: [{ name: 'nuget-local' }],
+      },
+    ])
+    const readme = await console(
+      `/ui/api/v1/ui/v1/native/versions/readme?path=${encodeURIComponent('nuget-local/acme.lib/1.0.0/acme.lib.1.0.0.nupkg')}`,
+    )
+    expect(readme.json().readme).toContain('The readme of Acme.Lib.')
   }, 180_000)
   it('speaks the v3 protocol: service index, flat container, registration, search, push and delete', async () => {
     const index = await json(get('/api/nuget/v3/nuget-local/index.json'))
