@@ -229,33 +229,30 @@ export const licensesOf = (n: Pick<Nuspec, 'licenseExpression' | 'licenseUrl'>) 
  * `.nuspec` at its root, a valid id and version; the readme the nuspec names is read too.
  */
 export async function readNupkg(data: Buffer | string, maxExpandedBytes: number): Promise<NuGetPackage> {
-  const nuspecs: string[] = []
-  const all = new Set<string>()
-  let entries: Map<string, Buffer>
-  try {
-    entries = await readZip(data, {
-      want: (n) => (!n.includes('/') && n.toLowerCase().endsWith('.nuspec')) || /readme/i.test(n),
-      entry: (n) => {
-        all.add(n.toLowerCase())
-        if (!n.includes('/') && n.toLowerCase().endsWith('.nuspec')) nuspecs.push(n)
-      },
-      maxExpandedBytes,
-      maxEntryBytes: 4 * 1024 * 1024,
-    })
-  } catch (error) {
-    if (error instanceof HttpError) throw bad(error.message.replace(/^Refused archive: /, ''))
-    throw bad('not a zip archive')
+  const atRoot = (n: string) => !n.includes('/') && n.toLowerCase().endsWith('.nuspec')
+  const read = async (want: (name: string) => boolean, entry?: (name: string) => void) => {
+    try {
+      return await readZip(data, { want, entry, maxExpandedBytes, maxEntryBytes: 4 * 1024 * 1024 })
+    } catch (error) {
+      if (error instanceof HttpError) throw bad(error.message.replace(/^Refused archive: /, ''))
+      throw bad('not a zip archive')
+    }
   }
+  const nuspecs: string[] = []
+  const entries = await read(atRoot, (n) => {
+    if (atRoot(n)) nuspecs.push(n)
+  })
   if (nuspecs.length === 0) throw bad('no .nuspec at the root of the package')
   if (nuspecs.length > 1) throw bad(`more than one .nuspec at the root of the package (${nuspecs.join(', ')})`)
   const nuspecXml = entries.get(nuspecs[0] as string) as Buffer
   const nuspec = readNuspec(nuspecXml.toString('utf8'))
   let readme: string | null = null
   if (nuspec.readme) {
+    // Only now is the readme's name known: the zip is read again for that one entry.
     const wanted = nuspec.readme.replace(/^\/+/, '').toLowerCase()
-    const found = [...entries.entries()].find(([n]) => n.toLowerCase() === wanted)
+    const found = [...(await read((n) => n.toLowerCase() === wanted)).values()][0]
     if (!found) throw bad(`the readme ${JSON.stringify(nuspec.readme)} the .nuspec names is not in the package`)
-    readme = found[1].toString('utf8')
+    readme = found.toString('utf8')
   }
   return { nuspec, nuspecXml, readme }
 }
