@@ -160,6 +160,13 @@ describe('nuget repositories', () => {
       { path: 'acme.lib/1.0.0/acme.lib.1.0.0.nupkg', name: 'Acme.Lib.1.0.0.nupkg', lead: 1 },
       { path: 'acme.lib/1.0.0/acme.lib.nuspec', name: 'Acme.Lib.nuspec', lead: 0 },
     ])
+
+    // nuget delete, with the push's API key, removes a version.
+    fs.writeFileSync(path.join(work, 'Acme.Tmp.0.1.0.nupkg'), nupkg({ id: 'Acme.Tmp', version: '0.1.0' }))
+    await shell(snippet('nuget-push').text.replaceAll('<FILE>', 'Acme.Tmp.0.1.0'), work)
+    expect(await versionRow('Acme.Tmp', 'nuget-local')).toBeDefined()
+    await shell(`${NUGET} delete Acme.Tmp 0.1.0 -Source nuget-local -ApiKey 'admin:${token}' -NonInteractive`, work)
+    expect(await versionRow('Acme.Tmp', 'nuget-local')).toBeUndefined()
   }, 120_000)
   it('installs and lists with Debian’s nuget through a virtual repository whose remote proxies a second Trove', async () => {
     upstream = await createTestApp()
