@@ -421,6 +421,15 @@ describe('nuget repositories', () => {
     expect(basic.status).toBe(401)
     expect(await versionRow('Acme.Lib', 'nuget-local')).toBeDefined()
     expect((await get('/api/nuget/v3/nuget-local/flatcontainer/acme.lib/index.json')).status).toBe(200)
+    // A session cookie without its CSRF token (what a cross-site page can make a browser send) pushes nothing.
+    const form = new FormData()
+    form.append('package', new Blob([new Uint8Array(nupkg({ ...LIB, version: '9.0.1' }))]), 'package.nupkg')
+    const cookieOnly = await fetch(`${base}/api/nuget/v3/nuget-local/package`, {
+      method: 'PUT',
+      headers: { cookie: admin.cookie },
+      body: form,
+    })
+    expect(cookieOnly.status).toBe(401)
   })
   it('answers odd requests without a server error', async () => {
     const odd: [string, string][] = [
