@@ -127,6 +127,7 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'debian-local', rclass: 'local' },
     { key: 'debian-remote', rclass: 'remote' },
     { key: 'debian-virtual', rclass: 'virtual' },
+  ],
   nuget: [
     { key: 'nuget-local', rclass: 'local' },
     { key: 'nuget-remote', rclass: 'remote' },

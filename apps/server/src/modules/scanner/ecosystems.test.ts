@@ -40,7 +40,18 @@ describe('parseEcosystem', () => {
   })
 
   it('returns null for ecosystems Trove does not scan, or misspelt ones', () => {
-    for (const name of ['Ubuntu:22.04:LTS', 'Hex', 'NuGet:x', 'packagist', 'Packagist:x', 'pypi', 'NPM', 'npm:extra', '', 'GIT']) {
+    for (const name of [
+      'Ubuntu:22.04:LTS',
+      'Hex',
+      'NuGet:x',
+      'packagist',
+      'Packagist:x',
+      'pypi',
+      'NPM',
+      'npm:extra',
+      '',
+      'GIT',
+    ]) {
       expect(parseEcosystem(name), name).toBeNull()
     }
   })

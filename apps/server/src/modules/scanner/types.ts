@@ -4,7 +4,18 @@
  */
 
 /** OSV ecosystem names. Debian and Alpine advisories carry a release suffix ("Debian:12", "Alpine:v3.19"). */
-export const ECOSYSTEMS = ['npm', 'PyPI', 'Maven', 'Go', 'crates.io', 'RubyGems', 'Packagist', 'NuGet', 'Debian', 'Alpine'] as const
+export const ECOSYSTEMS = [
+  'npm',
+  'PyPI',
+  'Maven',
+  'Go',
+  'crates.io',
+  'RubyGems',
+  'Packagist',
+  'NuGet',
+  'Debian',
+  'Alpine',
+] as const
 export type Ecosystem = (typeof ECOSYSTEMS)[number]
 
 /** A package found inside what was scanned: the package itself, a dependency, or an OS package of an image. */
