@@ -25,6 +25,7 @@ import { refuseNulBytes, registerErrorHandling, sendError } from './core/errors.
 import { createServiceLogger } from './core/logger.js'
 import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
+import { S3Objects } from './core/s3Objects.js'
 import { SecretBox } from './core/secretBox.js'
 import { securityHeaders } from './core/securityHeaders.js'
 import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
@@ -315,7 +316,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessSelfRoutes(ctx, authz), { prefix: '/ui/api/v1/ui/access' })
 
   // Repositories and the package formats.
-  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged, config.node.id)
+  // Blobs in a bucket: the bucket must answer before anything is served (a misconfigured one stops the start).
+  const s3 = config.repositories.s3 ? new S3Objects(config.repositories.s3) : undefined
+  try {
+    await s3?.check()
+  } catch (error) {
+    s3?.destroy()
+    await db.close()
+    await log.close()
+    throw error
+  }
+  const blobs = new BlobStore(config.dataDir, db.kysely, config.repositories.uploadMaxBytes, packagesChanged, config.node.id, s3)
   const leftTemp = await blobs.recover()
   if (leftTemp > 0) log.logger.info({ files: leftTemp }, 'removed temp files of uploads a stopped process cut off')
   const repos = new RepositoryService(db.kysely, ctx.secrets)
@@ -427,6 +438,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await distribution.close()
     await gitIntegrations.idle()
     await blobs.close()
+    s3?.destroy()
     await fctx.artifacts.flushDownloads()
     await db.close()
   })

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Config } from './config.js'
 import { openDb } from './core/db.js'
+import { S3Objects } from './core/s3Objects.js'
 import { BackupError, backup, restore } from './modules/operations/backup.js'
 import { checkIntegrity, formatIntegrityReport } from './modules/operations/doctor.js'
 
@@ -58,11 +59,13 @@ async function doctor(config: Config, io: Out, flags: Set<string>): Promise<numb
     return 2
   }
   const db = await openDb(config)
+  const s3 = config.repositories.s3 ? new S3Objects(config.repositories.s3) : undefined
   try {
-    const report = await checkIntegrity({ db: db.kysely, dataDir: config.dataDir }, { sizesOnly: flags.has('--sizes-only') })
+    const report = await checkIntegrity({ db: db.kysely, dataDir: config.dataDir, s3 }, { sizesOnly: flags.has('--sizes-only') })
     io.out(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatIntegrityReport(report))
     return report.ok ? 0 : 1
   } finally {
+    s3?.destroy()
     await db.close()
   }
 }

@@ -83,6 +83,16 @@ const EnvSchema = z.object({
     .default(5000),
   TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
+  TROVE_BLOB_STORE: z.string().trim().min(1).optional(),
+  TROVE_S3_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
+  TROVE_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  TROVE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  TROVE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  TROVE_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'expected true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  TROVE_S3_PRESIGN_ABOVE: byteSize.default(0),
   TROVE_BLOB_GC_INTERVAL_S: z.coerce.number().int().min(0).default(3600),
   TROVE_GIT_RETEST_INTERVAL_S: z.coerce.number().int().min(0).default(300),
   TROVE_DISTRIBUTION_POLL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().min(100).default(2000),
@@ -139,6 +149,8 @@ export interface Config {
     blobGcIntervalS: number
     /** How long the packages browser may answer from its cache (ms; 0: never); see modules/packages/cache.ts. */
     packagesCacheMs: number
+    /** Blobs in an S3-compatible bucket instead of the data directory (core/s3Objects.ts). */
+    s3: S3Settings | undefined
   }
   distribution: {
     /** How often a distribution node looks for distributions due (retries, other nodes' requests); its own start at once. */
@@ -165,6 +177,33 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** Where blobs go when they live in an S3-compatible bucket (`TROVE_BLOB_STORE=s3://bucket/prefix`). */
+export interface S3Settings {
+  bucket: string
+  /** Key prefix, '' or ending in '/'. */
+  prefix: string
+  endpoint: string | undefined
+  region: string
+  accessKeyId: string | undefined
+  secretAccessKey: string | undefined
+  forcePathStyle: boolean
+  /** Downloads of blobs at least this large answer with a redirect to a presigned URL (0: never). */
+  presignAboveBytes: number
+}
+
+/** `s3://bucket/prefix` and the TROVE_S3_* settings → S3Settings; undefined for the local disk. */
+function s3Settings(env: Omit<S3Settings, 'bucket' | 'prefix'> & { blobStore: string | undefined }): S3Settings | undefined {
+  if (!env.blobStore) return undefined
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(env.blobStore)
+  if (!m)
+    throw new ConfigError(
+      `Invalid configuration:\n  TROVE_BLOB_STORE=${JSON.stringify(env.blobStore)}: expected s3://<bucket>[/<prefix>]`,
+    )
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '')
+  const { blobStore: _, ...rest } = env
+  return { ...rest, bucket: m[1] as string, prefix: prefix ? `${prefix}/` : '' }
+}
 
 /** Builds the one config object from environment variables; throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -218,6 +257,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       archiveMaxExpandedBytes: e.TROVE_ARCHIVE_MAX_EXPANDED,
       blobGcIntervalS: e.TROVE_BLOB_GC_INTERVAL_S,
       packagesCacheMs: e.TROVE_PACKAGES_CACHE_MS,
+      s3: s3Settings({
+        blobStore: e.TROVE_BLOB_STORE,
+        endpoint: e.TROVE_S3_ENDPOINT,
+        region: e.TROVE_S3_REGION,
+        accessKeyId: e.TROVE_S3_ACCESS_KEY_ID,
+        secretAccessKey: e.TROVE_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.TROVE_S3_FORCE_PATH_STYLE,
+        presignAboveBytes: e.TROVE_S3_PRESIGN_ABOVE,
+      }),
     },
     distribution: { pollMs: e.TROVE_DISTRIBUTION_POLL_MS },
     scanner: { pollMs: e.TROVE_SCAN_POLL_MS, maxUploadBytes: e.TROVE_ADVISORY_UPLOAD_MAX_MB * 1024 * 1024 },

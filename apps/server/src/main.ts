@@ -97,6 +97,11 @@ function installStop(
 }
 
 main().catch((error: unknown) => {
+  // A setting that the start found wrong (a bucket that refuses, say) names it, as a config error does.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(2)
+  }
   process.stderr.write(`Trove failed to start: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exit(1)
 })

@@ -143,7 +143,7 @@ describe('blob store', () => {
     let recorded = 0
     const later = new LaterChecksums(
       t.app.db.kysely,
-      (h) => large.pathOf(h),
+      async (h) => large.pathOf(h),
       () => recorded++,
       300,
     )

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { Readable, Transform, Writable } from 'node:stream'
+import { PassThrough, Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import { crashPoint } from './crashPoints.js'
 import { HttpError, storageFullAsHttp } from './errors.js'
 import { LaterChecksums, type LaterSums } from './laterChecksums.js'
+import type { S3Objects } from './s3Objects.js'
 import type { Database } from './schema.js'
 import { INLINE_HASH_BYTES, type LaterChecksum, StreamHasher } from './streamHasher.js'
 import { transferStarted } from './transfers.js'
@@ -33,6 +34,8 @@ export interface Expected {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/
+/** The most the copies of bucket objects kept as files take (see BlobStore.localFile). */
+const SPOOL_MAX_BYTES = 2 * 1024 ** 3
 
 /** Blobs up to this size are kept in memory once served (npm tarballs, POMs, checksums, manifests). */
 export const HOT_BLOB_MAX_BYTES = 256 * 1024
@@ -159,6 +162,25 @@ export function hashingStream(hasher: StreamHasher, count: (bytes: number) => Er
   })
 }
 
+/** `stream` passed through, ending in an error when its bytes do not hash to `sha256`. */
+function verifying(stream: Readable, sha256: string, size: number | undefined): Readable {
+  const hash = crypto.createHash('sha256')
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk)
+      done(null, chunk)
+    },
+    flush(done) {
+      const actual = hash.digest('hex')
+      done(actual === sha256 ? null : new Error(`the stored object ${sha256} holds other content (${actual})`))
+    },
+  })
+  stream.on('error', (error) => checked.destroy(error))
+  checked.on('close', () => stream.destroy())
+  if (size !== undefined && size > INLINE_HASH_BYTES) checked.once('close', transferStarted())
+  return stream.pipe(checked)
+}
+
 /** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
 export class ChecksumMismatch extends HttpError {
   constructor(which: string, expected: string, actual: string) {
@@ -211,12 +233,90 @@ export class BlobStore {
     checksumsRecorded?: () => void,
     /** Names this process's temp files, so that the next start of the same node removes what it left. */
     owner = 'local',
+    /** Blobs live in this bucket instead of the data directory (uploads still hash as they stream). */
+    readonly s3?: S3Objects,
   ) {
     this.owner = owner.replace(/[^A-Za-z0-9_.-]/g, '_')
     this.root = path.join(dataDir, 'blobs')
     this.tmp = path.join(this.root, 'tmp')
+    this.spool = path.join(this.root, 'spool')
     fs.mkdirSync(this.tmp, { recursive: true })
-    this.later = new LaterChecksums(db, (sha256) => this.pathOf(sha256), checksumsRecorded)
+    if (s3) fs.mkdirSync(this.spool, { recursive: true })
+    this.later = new LaterChecksums(db, (sha256) => this.localFile(sha256), checksumsRecorded)
+  }
+
+  /** Copies of bucket objects a reader needs as files (archives read at random), least recently used first out. */
+  private readonly spool: string
+  private spooling = new Map<string, Promise<string>>()
+
+  /**
+   * A file holding the blob, for readers that need one (zip and ar archives are read at random):
+   * the blob itself on the local disk; with a bucket, a copy in `blobs/spool` fetched and checked
+   * against its sha256 on first use (the spool keeps at most SPOOL_MAX_BYTES, oldest use first out).
+   */
+  async localFile(sha256: string): Promise<string> {
+    if (!this.s3) return this.pathOf(sha256)
+    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`)
+    const file = path.join(this.spool, sha256)
+    const now = new Date()
+    if (
+      await fs.promises.utimes(file, now, now).then(
+        () => true,
+        () => false,
+      )
+    )
+      return file
+    let fetching = this.spooling.get(sha256)
+    if (!fetching) {
+      fetching = this.fetchToSpool(sha256, file).finally(() => this.spooling.delete(sha256))
+      this.spooling.set(sha256, fetching)
+    }
+    return fetching
+  }
+
+  private async fetchToSpool(sha256: string, file: string): Promise<string> {
+    const s3 = this.s3 as S3Objects
+    const tmpFile = this.tempFile()
+    const hash = crypto.createHash('sha256')
+    try {
+      const body = await s3.read(s3.blobKey(sha256))
+      await pipeline(
+        body,
+        new Transform({
+          transform: (chunk, _e, done) => {
+            hash.update(chunk)
+            done(null, chunk)
+          },
+        }),
+        fs.createWriteStream(tmpFile),
+      )
+      const actual = hash.digest('hex')
+      // An object whose content is not its name is never handed out (the integrity check reports it).
+      if (actual !== sha256)
+        throw new HttpError(500, `The stored object ${sha256} holds other content (${actual}): it is not served`)
+      await fs.promises.rename(tmpFile, file)
+    } catch (error) {
+      await fs.promises.rm(tmpFile, { force: true })
+      throw error
+    }
+    await this.trimSpool()
+    return file
+  }
+
+  private async trimSpool(): Promise<void> {
+    const names = await fs.promises.readdir(this.spool)
+    const files = await Promise.all(
+      names.map(async (name) => {
+        const stat = await fs.promises.stat(path.join(this.spool, name)).catch(() => undefined)
+        return { name, size: stat?.size ?? 0, used: stat?.mtimeMs ?? 0 }
+      }),
+    )
+    let total = files.reduce((sum, f) => sum + f.size, 0)
+    for (const f of files.sort((a, b) => a.used - b.used)) {
+      if (total <= SPOOL_MAX_BYTES) break
+      await fs.promises.rm(path.join(this.spool, f.name), { force: true })
+      total -= f.size
+    }
   }
 
   /**
@@ -250,6 +350,7 @@ export class BlobStore {
     options: { allSums?: boolean; sha256Only?: boolean } = {},
   ): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
+    if (this.s3) return this.putToBucket(input, expected, options)
     const tmpFile = this.tempFile()
     const hasher = options.sha256Only
       ? new StreamHasher([], { legacy: false })
@@ -277,6 +378,74 @@ export class BlobStore {
     return info
   }
 
+  /**
+   * `put` with a bucket: the upload streams through the hashers into a multipart upload under a
+   * temp key (nothing of it on the local disk, only the parts in flight in memory); once its
+   * checksums are known and match what was declared, the object is copied under its sha256 and
+   * the temp object removed. A failed upload is aborted and leaves nothing.
+   */
+  private async putToBucket(
+    input: Readable,
+    expected: Expected,
+    options: { allSums?: boolean; sha256Only?: boolean },
+  ): Promise<BlobInfo> {
+    const s3 = this.s3 as S3Objects
+    const tempKey = s3.tempKey(`${this.owner}~${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
+    // With a bucket, nothing is left for later: reading an object back to hash it costs more than hashing it now.
+    const hasher = options.sha256Only ? new StreamHasher([], { legacy: false }) : new StreamHasher(['sha1', 'md5'])
+    const limit = this.maxBytes
+    let size = 0
+    let info: BlobInfo
+    try {
+      const counted = hashingStream(hasher, (bytes) => {
+        size += bytes
+        return size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined
+      })
+      const body = new PassThrough({ highWaterMark: 1 << 20 })
+      await Promise.all([pipeline(input, counted, body), s3.upload(tempKey, body)])
+      info = { ...(await hasher.digest()), size }
+      // What the bucket holds is what was hashed, to the byte.
+      const stored = await s3.size(tempKey)
+      if (stored !== size) throw new HttpError(502, `The blob store kept ${stored ?? 'nothing'} of the upload's ${size} bytes`)
+    } catch (error) {
+      hasher.dispose()
+      await s3.delete(tempKey).catch(() => {})
+      throw error
+    }
+    await this.keepInBucket(tempKey, info, expected)
+    return info
+  }
+
+  private async keepInBucket(tempKey: string, info: BlobInfo, expected: Expected): Promise<void> {
+    const s3 = this.s3 as S3Objects
+    try {
+      this.checkExpected(info, expected)
+      crashPoint('blob.synced')
+      const now = Date.now()
+      await this.db
+        .insertInto('blobs')
+        .values({ ...info, created_at: now, touched_at: now })
+        .onConflict((oc) => oc.column('sha256').doUpdateSet({ touched_at: now }))
+        .execute()
+      await s3.promote(tempKey, s3.blobKey(info.sha256), info.size)
+      crashPoint('blob.stored')
+    } catch (error) {
+      await s3.delete(tempKey).catch(() => {})
+      throw error
+    }
+    if (!info.sha1 || !info.md5) await this.completeLater(info)
+  }
+
+  private checkExpected(info: BlobInfo, expected: Expected): void {
+    if (expected.size !== undefined && expected.size !== info.size) {
+      throw new HttpError(400, `Size mismatch: ${expected.size} bytes declared, ${info.size} received`, 'CHECKSUM_MISMATCH')
+    }
+    for (const which of ['sha256', 'sha1', 'md5'] as const) {
+      const want = expected[which]?.toLowerCase()
+      if (want && want !== info[which]) throw new ChecksumMismatch(which, want, info[which])
+    }
+  }
+
   /** A fresh temp file name beside the store (same file system, so `adopt` renames it into place). */
   tempFile(): string {
     return path.join(this.tmp, `${this.owner}~${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
@@ -287,7 +456,7 @@ export class BlobStore {
    * cut off). Other nodes' temp files in a shared data dir stay; the GC removes them after a day.
    */
   async recover(): Promise<number> {
-    let removed = 0
+    let removed = this.s3 ? await this.s3.removeTemp(`${this.owner}~`) : 0
     for (const name of await fs.promises.readdir(this.tmp)) {
       if (!name.startsWith(`${this.owner}~`)) continue
       await fs.promises.rm(path.join(this.tmp, name), { force: true })
@@ -306,6 +475,16 @@ export class BlobStore {
    * was declared, and renames it into place (or drops it when the content is already stored).
    */
   async adopt(tmpFile: string, info: BlobInfo, expected: Expected = {}): Promise<BlobInfo> {
+    if (this.s3) {
+      const tempKey = this.s3.tempKey(`${this.owner}~${path.basename(tmpFile)}`)
+      try {
+        await this.s3.upload(tempKey, fs.createReadStream(tmpFile))
+      } finally {
+        await fs.promises.rm(tmpFile, { force: true })
+      }
+      await this.keepInBucket(tempKey, info, expected)
+      return info
+    }
     try {
       await syncFile(tmpFile)
     } catch (error) {
@@ -318,13 +497,7 @@ export class BlobStore {
 
   private async keep(tmpFile: string, info: BlobInfo, expected: Expected): Promise<void> {
     try {
-      if (expected.size !== undefined && expected.size !== info.size) {
-        throw new HttpError(400, `Size mismatch: ${expected.size} bytes declared, ${info.size} received`, 'CHECKSUM_MISMATCH')
-      }
-      for (const which of ['sha256', 'sha1', 'md5'] as const) {
-        const want = expected[which]?.toLowerCase()
-        if (want && want !== info[which]) throw new ChecksumMismatch(which, want, info[which])
-      }
+      this.checkExpected(info, expected)
       crashPoint('blob.synced')
       // Touch the row first, so a concurrent GC spares the file we are about to keep.
       const now = Date.now()
@@ -365,9 +538,15 @@ export class BlobStore {
    * A read stream of a blob (optionally a byte range, end inclusive). Given the `size` it will
    * send, a large one counts as a transfer in progress while it is open (see transfers.ts).
    */
-  open(sha256: string, options: { start?: number; end?: number; size?: number; highWaterMark?: number } = {}): fs.ReadStream {
+  open(sha256: string, options: { start?: number; end?: number; size?: number; highWaterMark?: number } = {}): Readable {
     const { size, ...read } = options
-    const stream = fs.createReadStream(this.pathOf(sha256), read)
+    const whole = read.start === undefined && read.end === undefined
+    const stream = this.s3
+      ? this.s3.open(this.s3.blobKey(sha256), { start: read.start, end: read.end })
+      : fs.createReadStream(this.pathOf(sha256), read)
+    // An object read whole is hashed on its way out: one whose content is not its name ends in an
+    // error, so the client's download fails rather than completing with the wrong bytes.
+    if (this.s3 && whole) return verifying(stream, sha256, size)
     if (size !== undefined && size > INLINE_HASH_BYTES) stream.once('close', transferStarted())
     return stream
   }
@@ -385,7 +564,7 @@ export class BlobStore {
       this.hot.set(sha256, hit)
       return hit
     }
-    const data = await fs.promises.readFile(this.pathOf(sha256))
+    const data = await this.readBuffer(sha256)
     if (data.length !== size || this.hot.has(sha256)) return data
     this.hot.set(sha256, data)
     this.hotBytes += data.length
@@ -405,11 +584,26 @@ export class BlobStore {
   }
 
   async readBuffer(sha256: string): Promise<Buffer> {
+    if (this.s3) {
+      const data = await this.s3.readBuffer(this.s3.blobKey(sha256))
+      const actual = crypto.createHash('sha256').update(data).digest('hex')
+      // An object whose content is not its name is never handed out (the integrity check reports it).
+      if (actual !== sha256)
+        throw new HttpError(500, `The stored object ${sha256} holds other content (${actual}): it is not served`)
+      return data
+    }
     return fs.promises.readFile(this.pathOf(sha256))
   }
 
   async readText(sha256: string): Promise<string> {
-    return fs.promises.readFile(this.pathOf(sha256), 'utf8')
+    return (await this.readBuffer(sha256)).toString('utf8')
+  }
+
+  /** A URL a client may read the blob at without credentials for a while, when the bucket serves it directly. */
+  async directUrl(sha256: string, size: number): Promise<string | undefined> {
+    const above = this.s3?.settings.presignAboveBytes ?? 0
+    if (!this.s3 || above <= 0 || size < above) return undefined
+    return this.s3.presign(this.s3.blobKey(sha256), 300)
   }
 
   /**
@@ -438,14 +632,17 @@ export class BlobStore {
           .where(unreferenced)
           .executeTakeFirst()
         if (Number(res.numDeletedRows) === 0) return false
-        await fs.promises.rm(this.pathOf(sha256), { force: true })
+        if (this.s3) await this.s3.delete(this.s3.blobKey(sha256))
+        else await fs.promises.rm(this.pathOf(sha256), { force: true })
+        await fs.promises.rm(path.join(this.spool, sha256), { force: true })
         return true
       })
       if (!deleted) continue
       this.forget(sha256)
       freed++
     }
-    // Temp files older than a day belong to uploads that died.
+    // Temp files and objects older than a day belong to uploads that died.
+    if (this.s3) await this.s3.removeTemp('', Date.now() - 24 * 60 * 60 * 1000)
     for (const name of await fs.promises.readdir(this.tmp)) {
       const file = path.join(this.tmp, name)
       const stat = await fs.promises.stat(file).catch(() => undefined)

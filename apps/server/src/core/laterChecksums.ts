@@ -80,7 +80,7 @@ export class LaterChecksums {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly pathOf: (sha256: string) => string,
+    private readonly fileOf: (sha256: string) => Promise<string>,
     /** Called once a blob's sums are recorded (caches of answers that show them). */
     private readonly recorded: () => void = () => {},
     private readonly quietMs = LATER_QUIET_MS,
@@ -155,7 +155,14 @@ export class LaterChecksums {
     }
     this.queue.delete(sha256)
     this.working = sha256
-    this.thread().postMessage({ sha256, file: this.pathOf(sha256) })
+    this.fileOf(sha256).then(
+      (file) => this.thread().postMessage({ sha256, file }),
+      () => {
+        // A blob collected meanwhile (or one its store cannot read now): nothing to record.
+        this.working = undefined
+        this.next()
+      },
+    )
   }
 
   private async stopThread(): Promise<void> {
@@ -197,7 +204,7 @@ export class LaterChecksums {
     // The sha256 is the file's name already: hash for the other two only.
     const hasher = new StreamHasher(['sha1', 'md5'], { sha256: false })
     try {
-      for await (const chunk of fs.createReadStream(this.pathOf(sha256), { highWaterMark: 1 << 20 })) {
+      for await (const chunk of fs.createReadStream(await this.fileOf(sha256), { highWaterMark: 1 << 20 })) {
         const wait = hasher.update(chunk as Buffer)
         if (wait) await wait
       }

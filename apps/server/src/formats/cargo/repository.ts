@@ -196,7 +196,7 @@ export class CargoRepository {
     }
     try {
       const facts = await readCrate(
-        this.fctx.blobs.pathOf(blob.sha256),
+        await this.fctx.blobs.localFile(blob.sha256),
         entry.name,
         entry.vers,
         this.fctx.config.repositories.archiveMaxExpandedBytes,

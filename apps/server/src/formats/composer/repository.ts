@@ -38,7 +38,7 @@ export class ComposerRepository {
   async upload(repo: Repository, body: Readable | Buffer, user: string | null, queryVersion?: string): Promise<ComposerPackage> {
     const blob = await this.fctx.blobs.put(body)
     const pkg = await readComposerZip(
-      this.fctx.blobs.pathOf(blob.sha256),
+      await this.fctx.blobs.localFile(blob.sha256),
       this.fctx.config.repositories.archiveMaxExpandedBytes,
       queryVersion,
     )
@@ -186,7 +186,7 @@ export class ComposerRepository {
       if (listed) {
         try {
           const pkg = await readComposerZip(
-            this.fctx.blobs.pathOf(file.sha256),
+            await this.fctx.blobs.localFile(file.sha256),
             this.fctx.config.repositories.archiveMaxExpandedBytes,
             listed.version,
           )

@@ -3,6 +3,7 @@ import { Transform } from 'node:stream'
 import zlib from 'node:zlib'
 import { Decompress as ZstdDecompress } from 'fzstd'
 import { HttpError } from '../../core/errors.js'
+import { xzDecompressed } from '../../core/xz.js'
 import { readTar } from '../archive.js'
 import {
   ARCHITECTURE,
@@ -15,7 +16,6 @@ import {
   type Relation,
   splitDescription,
 } from './control.js'
-import { xzDecompressed } from './xz.js'
 
 const refuse = (message: string) => new HttpError(400, `Refused Debian package: ${message}`)
 

@@ -4,6 +4,7 @@ import { Readable as NodeReadable } from 'node:stream'
 import zlib from 'node:zlib'
 import type { Expected } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
+import { xzDecompressed } from '../../core/xz.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Tx } from '../../modules/repositories/repo.js'
 import type { Repository } from '../../modules/repositories/service.js'
@@ -12,7 +13,6 @@ import type { FormatContext } from '../types.js'
 import { field, formatParagraph, type Paragraph, parseParagraphs, SUITE_NAME } from './control.js'
 import { type DebPackage, readDeb } from './deb.js'
 import type { OpenPgpKeys } from './signing.js'
-import { xzDecompressed } from './xz.js'
 
 const TYPE = 'debian'
 export const DEB_MIME = 'application/vnd.debian.binary-package'
@@ -216,7 +216,7 @@ export class DebianRepository {
     if (isIndexPath(path)) throw new HttpError(400, `${path}: Trove makes the files under dists/ itself`)
     const placement = placementOf(properties)
     const blob = await this.fctx.blobs.put(body, expected, { allSums: true })
-    const deb = await readDeb(this.fctx.blobs.pathOf(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+    const deb = await readDeb(await this.fctx.blobs.localFile(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     if (placement.architecture && deb.architecture !== 'all' && placement.architecture !== deb.architecture) {
       throw new HttpError(400, `deb.architecture: the package is built for ${deb.architecture}, not ${placement.architecture}`)
     }
@@ -540,7 +540,7 @@ export class DebianRepository {
   private async recordCached(repo: Repository, file: FileRow): Promise<void> {
     let deb: DebPackage
     try {
-      deb = await readDeb(this.fctx.blobs.pathOf(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+      deb = await readDeb(await this.fctx.blobs.localFile(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     } catch {
       return
     }

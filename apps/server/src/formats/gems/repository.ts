@@ -31,7 +31,10 @@ export class GemsRepository {
    */
   async push(repo: Repository, body: Readable | Buffer, user: string | null): Promise<GemSpec> {
     const blob = await this.fctx.blobs.put(body)
-    const spec = await readGem(this.fctx.blobs.pathOf(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+    const spec = await readGem(
+      await this.fctx.blobs.localFile(blob.sha256),
+      this.fctx.config.repositories.archiveMaxExpandedBytes,
+    )
     const path = `gems/${gemFileName(spec)}`
     const same = async () => {
       const stored = await this.fctx.artifacts.findFile(repo.key, path)
@@ -257,7 +260,7 @@ export class GemsRepository {
   private async recordCached(repo: Repository, file: FileRow): Promise<FileRow | undefined> {
     let spec: GemSpec
     try {
-      spec = await readGem(this.fctx.blobs.pathOf(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+      spec = await readGem(await this.fctx.blobs.localFile(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     } catch (error) {
       await this.fctx.artifacts.deleteFile(repo.key, file.path)
       throw new HttpError(

@@ -71,7 +71,7 @@ export class GoRepository {
   async readModuleZip(sha256: string, module: string, version: string): Promise<ZipFacts> {
     const prefix = `${module}@${version}/`
     const seen = new Set<string>()
-    const entries = await readZip(this.fctx.blobs.pathOf(sha256), {
+    const entries = await readZip(await this.fctx.blobs.localFile(sha256), {
       maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
       maxEntryBytes: 16 * 1024 * 1024,
       entry: (name) => {
@@ -131,7 +131,7 @@ export class GoRepository {
    */
   private async fromSourceTree(blob: BlobInfo, module: string, version: string): Promise<BlobInfo> {
     const names: string[] = []
-    await readZip(this.fctx.blobs.pathOf(blob.sha256), {
+    await readZip(await this.fctx.blobs.localFile(blob.sha256), {
       maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
       want: () => false,
       entry: (name) => {
@@ -139,7 +139,7 @@ export class GoRepository {
       },
     })
     if (!isSourceTree(names)) return blob
-    return this.fctx.blobs.put(await moduleZipFromSource(this.fctx.blobs.pathOf(blob.sha256), module, version))
+    return this.fctx.blobs.put(await moduleZipFromSource(await this.fctx.blobs.localFile(blob.sha256), module, version))
   }
 
   /**

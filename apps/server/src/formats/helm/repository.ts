@@ -48,7 +48,7 @@ export class HelmRepository {
   async upload(repo: Repository, body: Readable | Buffer, user: string | null, fileName?: string): Promise<IndexEntry> {
     const blob = await this.fctx.blobs.put(body)
     const { metadata, readme, licenses } = await readChart(
-      this.fctx.blobs.pathOf(blob.sha256),
+      await this.fctx.blobs.localFile(blob.sha256),
       this.fctx.config.repositories.archiveMaxExpandedBytes,
     )
     const file = chartFileName(metadata.name, metadata.version)
@@ -199,7 +199,10 @@ export class HelmRepository {
     if (repo.rclass === 'remote' && file && !cached && file.version_id === null && path.endsWith('.tgz')) {
       // A chart the remote just fetched: record its version, as an upload would.
       try {
-        const chart = await readChart(this.fctx.blobs.pathOf(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+        const chart = await readChart(
+          await this.fctx.blobs.localFile(file.sha256),
+          this.fctx.config.repositories.archiveMaxExpandedBytes,
+        )
         const blob = { sha256: file.sha256, sha1: file.sha1, md5: file.md5, size: file.size }
         await this.record(repo.key, chart.metadata, chart.readme, chart.licenses, blob, null, path)
       } catch (error) {

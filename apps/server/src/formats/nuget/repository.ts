@@ -69,7 +69,10 @@ export class NuGetRepository {
    */
   async push(repo: Repository, body: Readable | Buffer, user: string | null): Promise<Nuspec> {
     const blob = await this.fctx.blobs.put(body)
-    const pkg = await readNupkg(this.fctx.blobs.pathOf(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+    const pkg = await readNupkg(
+      await this.fctx.blobs.localFile(blob.sha256),
+      this.fctx.config.repositories.archiveMaxExpandedBytes,
+    )
     const { nuspec } = pkg
     const same = async () => {
       const stored = await this.fctx.artifacts.findFile(repo.key, nupkgPath(nuspec.id, nuspec.version))
@@ -130,7 +133,7 @@ export class NuGetRepository {
     const { nuspec } = pkg
     const name = await this.knownName(nuspec.id)
     const nuspecBlob = await this.fctx.blobs.put(pkg.nuspecXml)
-    const sha512 = await sha512Of(this.fctx.blobs.pathOf(blob.sha256))
+    const sha512 = await sha512Of(await this.fctx.blobs.localFile(blob.sha256))
     const fileBase = `${name}.${nuspec.version}`
     await this.fctx.artifacts.recordVersion({
       repoKey,
@@ -302,7 +305,10 @@ export class NuGetRepository {
       }
       if (current && nupkg.version_id === current.id) continue
       try {
-        const pkg = await readNupkg(this.fctx.blobs.pathOf(nupkg.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+        const pkg = await readNupkg(
+          await this.fctx.blobs.localFile(nupkg.sha256),
+          this.fctx.config.repositories.archiveMaxExpandedBytes,
+        )
         if (nupkgPath(pkg.nuspec.id, pkg.nuspec.version) !== nupkg.path) continue
         const blob = { sha256: nupkg.sha256, sha1: nupkg.sha1, md5: nupkg.md5, size: nupkg.size }
         await this.record(repo.key, pkg, blob, nupkg.created_by, undefined, true)
@@ -335,7 +341,7 @@ export class NuGetRepository {
     const blob = await this.fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
     let pkg: NuGetPackage
     try {
-      pkg = await readNupkg(this.fctx.blobs.pathOf(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
+      pkg = await readNupkg(await this.fctx.blobs.localFile(blob.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     } catch (error) {
       throw new HttpError(502, `The upstream of ${repo.key} served a package Trove refuses: ${(error as Error).message}`)
     }

@@ -59,7 +59,7 @@ export class PypiRepository {
       maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
       maxEntryBytes: 4 * 1024 * 1024,
     }
-    const file = this.fctx.blobs.pathOf(sha256)
+    const file = await this.fctx.blobs.localFile(sha256)
     let entries: Map<string, Buffer>
     if (/\.(whl|egg|zip)$/.test(filename)) {
       entries = await readZip(file, {

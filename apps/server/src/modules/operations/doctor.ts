@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { IntegrityReport } from '@trove/contracts/integrity'
 import type { Kysely } from 'kysely'
 import { blobReferrers } from '../../core/blobStore.js'
+import type { S3Objects } from '../../core/s3Objects.js'
 import type { Database } from '../../core/schema.js'
 
 export type { IntegrityReport }
@@ -20,9 +21,13 @@ const PARALLEL = 3
  * What to check: a database and the data dir whose `blobs/` holds the store; or a test's app
  * (`test/testApp.ts#TestApp`: `checkIntegrity(t)`).
  */
-export type IntegritySource =
+export type IntegritySource = (
   | { db: Kysely<Database>; dataDir: string }
   | { app: { db: { kysely: Kysely<Database> } }; dataDir: string }
+) & {
+  /** The bucket the blobs live in, when they are not in the data dir (`TROVE_BLOB_STORE`). */
+  s3?: S3Objects
+}
 
 export interface IntegrityOptions {
   /** Entries listed per kind at most (totals count them all); default 1000. */
@@ -85,7 +90,30 @@ export async function checkIntegrity(source: IntegritySource, options: Integrity
   }
   const blobFile = (sha256: string) => path.join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
 
-  // Every blob row: its file exists, has its size, and hashes to its name.
+  /** A blob in a bucket: its object exists, has its size, and hashes to its name. */
+  const checkObject = async (s3: S3Objects, sha256: string, expectedSize: number) => {
+    const key = s3.blobKey(sha256)
+    const stored = SHA256.test(sha256) ? await s3.size(key) : undefined
+    if (stored === undefined) {
+      const referenced = await isReferenced(db, sha256)
+      if (referenced) report.totals.missingReferenced++
+      add('missing', { sha256, size: expectedSize, referenced })
+    } else if (stored !== expectedSize) add('corrupt', { sha256, expectedSize, actualSize: stored })
+    else if (!options.sizesOnly) {
+      const hash = crypto.createHash('sha256')
+      let read = 0
+      for await (const chunk of await s3.read(key)) {
+        hash.update(chunk as Buffer)
+        read += (chunk as Buffer).length
+      }
+      report.bytesChecked += read
+      const actual = hash.digest('hex')
+      if (actual !== sha256 || read !== expectedSize)
+        add('corrupt', { sha256, expectedSize, actualSize: read, actualSha256: actual })
+    }
+  }
+
+  // Every blob row: its file (or object) exists, has its size, and hashes to its name.
   let after = ''
   for (;;) {
     const rows = await db
@@ -99,6 +127,12 @@ export async function checkIntegrity(source: IntegritySource, options: Integrity
     after = rows[rows.length - 1]?.sha256 ?? after
     await eachLimited(rows, PARALLEL, async ({ sha256, size }) => {
       const expectedSize = Number(size)
+      if (source.s3) {
+        await checkObject(source.s3, sha256, expectedSize)
+        report.blobsChecked++
+        options.onBlob?.(report.blobsChecked)
+        return
+      }
       const file = SHA256.test(sha256) ? blobFile(sha256) : undefined
       const stat = file ? await fs.promises.stat(file).catch(() => undefined) : undefined
       if (!file || !stat?.isFile()) {

@@ -1,6 +1,7 @@
 import { DoctorQuery, IntegrityReport } from '@trove/contracts/integrity'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { AppContext } from '../../core/context.js'
+import { S3Objects } from '../../core/s3Objects.js'
 import { checkIntegrity } from './doctor.js'
 
 /**
@@ -10,6 +11,8 @@ import { checkIntegrity } from './doctor.js'
 export const doctorRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    const s3 = ctx.config.repositories.s3 ? new S3Objects(ctx.config.repositories.s3) : undefined
+    app.addHook('onClose', async () => s3?.destroy())
     app.post(
       '/doctor',
       {
@@ -22,6 +25,6 @@ export const doctorRoutes =
         },
       },
       async (request) =>
-        checkIntegrity({ db: ctx.db.kysely, dataDir: ctx.config.dataDir }, { sizesOnly: request.query.sizesOnly === 'true' }),
+        checkIntegrity({ db: ctx.db.kysely, dataDir: ctx.config.dataDir, s3 }, { sizesOnly: request.query.sizesOnly === 'true' }),
     )
   }

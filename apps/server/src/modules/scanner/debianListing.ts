@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import zlib from 'node:zlib'
 import type { Kysely } from 'kysely'
-import { XzReadableStream } from 'xz-decompress'
 import type { BlobStore } from '../../core/blobStore.js'
 import type { Database } from '../../core/schema.js'
+import { xzDecompressed } from '../../core/xz.js'
 
 /** Index files larger than this (compressed or not) are not read for a listing. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024
@@ -13,10 +12,9 @@ async function expand(data: Buffer): Promise<Buffer | undefined> {
   try {
     if (data[0] === 0x1f && data[1] === 0x8b) return zlib.gunzipSync(data, { maxOutputLength: MAX_INDEX_BYTES })
     if (data.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) {
-      const xz = new XzReadableStream(Readable.toWeb(Readable.from([data])) as unknown as ReadableStream<Uint8Array>)
       const chunks: Buffer[] = []
       let size = 0
-      for await (const chunk of Readable.fromWeb(xz as unknown as WebReadableStream<Uint8Array>)) {
+      for await (const chunk of xzDecompressed(Readable.from([data]))) {
         size += (chunk as Buffer).length
         if (size > MAX_INDEX_BYTES) return undefined
         chunks.push(chunk as Buffer)

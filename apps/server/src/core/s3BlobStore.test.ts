@@ -1,0 +1,212 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { accessToken, createRepo, listen } from '../../test/clients.js'
+import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
+import { buildApp } from '../app.js'
+import { ConfigError, loadConfig } from '../config.js'
+
+const S3RVER = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js')
+
+/** An S3-compatible server (s3rver, a process of its own) on a loopback port, its objects in `dir`. */
+async function startS3(dir: string, port?: number): Promise<{ server: ChildProcess; endpoint: string; port: number }> {
+  const chosen =
+    port ??
+    (await new Promise<number>((resolve) => {
+      const probe = http.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port
+        probe.close(() => resolve(p))
+      })
+    }))
+  const server = spawn(
+    process.execPath,
+    [S3RVER, '-d', dir, '-a', '127.0.0.1', '-p', String(chosen), '--silent', '--configure-bucket', 'trove'],
+    {
+      stdio: 'ignore',
+    },
+  )
+  const endpoint = `http://127.0.0.1:${chosen}`
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`${endpoint}/`)
+      break
+    } catch (error) {
+      if (i > 200) throw error
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  return { server, endpoint, port: chosen }
+}
+
+const stopS3 = (server: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) return resolve()
+    server.once('exit', () => resolve())
+    server.kill('SIGKILL')
+  })
+
+const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+
+/**
+ * Blobs in an S3-compatible bucket (s3rver, started here): uploads stream through multipart uploads
+ * under a temp key and are copied under their sha256 once verified; downloads stream whole or by
+ * range, large ones by a presigned redirect; the GC deletes objects; nothing of a blob is left on
+ * the local disk; a misconfigured bucket stops the start; an object whose content is not its name
+ * is never served; an upload cut by the server's restart leaves nothing, and its retry succeeds.
+ */
+describe('blobs in an S3-compatible bucket', () => {
+  let s3dir: string
+  let s3: Awaited<ReturnType<typeof startS3>>
+  let t: TestApp
+  let base: string
+  let auth: { authorization: string }
+  const env = (extra: Record<string, string> = {}) => ({
+    TROVE_BLOB_STORE: 's3://trove/cluster-a',
+    TROVE_S3_ENDPOINT: s3.endpoint,
+    TROVE_S3_ACCESS_KEY_ID: 'S3RVER',
+    TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    TROVE_S3_FORCE_PATH_STYLE: 'true',
+    TROVE_S3_PRESIGN_ABOVE: '30m',
+    ...extra,
+  })
+  const client = () =>
+    new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    })
+  const keys = async () => {
+    const c = client()
+    const listed = await c.send(new ListObjectsV2Command({ Bucket: 'trove' }))
+    c.destroy()
+    return (listed.Contents ?? []).map((o) => o.Key as string).sort()
+  }
+  const put = (p: string, body: Buffer) =>
+    fetch(`${base}/artifactory/files/${p}`, { method: 'PUT', headers: auth, body: new Uint8Array(body) })
+
+  beforeAll(async () => {
+    s3dir = tempDir('trove-s3-')
+    s3 = await startS3(s3dir)
+    t = await createTestApp(env())
+    base = await listen(t.fastify)
+    const admin = await signIn(t.fastify)
+    auth = { authorization: `Bearer ${await accessToken(t.fastify, admin)}` }
+    await createRepo(t.fastify, admin, 'files', { rclass: 'local', packageType: 'generic' })
+    await createRepo(t.fastify, admin, 'go', { rclass: 'local', packageType: 'go' })
+  }, 60_000)
+  afterAll(async () => {
+    await t?.close()
+    if (s3) await stopS3(s3.server)
+    fs.rmSync(s3dir, { recursive: true, force: true })
+  })
+
+  it('streams an upload through a multipart upload and keeps it under its sha256; reads whole, by range and by redirect', async () => {
+    const big = crypto.randomBytes(40 * 1024 * 1024 + 7) // three 16 MB parts
+    const small = Buffer.from('a small file\n')
+    expect((await put('big.bin', big)).status).toBe(201)
+    expect((await put('dir/small.txt', small)).status).toBe(201)
+    expect(await keys()).toEqual(
+      [sha256(big), sha256(small)].map((h) => `cluster-a/blobs/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`).sort(),
+    )
+    // Nothing of the blobs on the local disk: no blob files, no temp files.
+    const local = fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true }).map(String)
+    expect(local.filter((f) => /[0-9a-f]{64}/.test(f))).toEqual([])
+    expect(fs.readdirSync(path.join(t.dataDir, 'blobs', 'tmp'))).toEqual([])
+
+    const whole = await fetch(`${base}/artifactory/files/dir/small.txt`, { headers: auth })
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(small)
+    const range = await fetch(`${base}/artifactory/files/big.bin`, { headers: { ...auth, range: 'bytes=1000-1999999' } })
+    expect(range.status).toBe(206)
+    expect(Buffer.from(await range.arrayBuffer())).toEqual(big.subarray(1000, 2_000_000))
+    // Over TROVE_S3_PRESIGN_ABOVE the client is sent to the bucket with a presigned URL.
+    const redirect = await fetch(`${base}/artifactory/files/big.bin`, { headers: auth, redirect: 'manual' })
+    expect(redirect.status).toBe(302)
+    const location = redirect.headers.get('location') as string
+    expect(location.startsWith(`${s3.endpoint}/trove/cluster-a/blobs/`)).toBe(true)
+    expect(sha256(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(sha256(big))
+  }, 60_000)
+
+  it('reads archives a format needs as files through the spool (a Go module zip), and frees objects by GC', async () => {
+    const { zipOf } = await import('../../test/zip.js')
+    const zip = zipOf([
+      { name: 'example.com/s3@v1.0.0/go.mod', data: Buffer.from('module example.com/s3\n') },
+      { name: 'example.com/s3@v1.0.0/s3.go', data: Buffer.from('package s3\n') },
+    ])
+    const res = await fetch(`${base}/api/go/go/example.com/s3/@v/v1.0.0.zip`, {
+      method: 'PUT',
+      headers: auth,
+      body: new Uint8Array(zip),
+    })
+    expect(res.status).toBe(201)
+    const mod = await fetch(`${base}/api/go/go/example.com/s3/@v/v1.0.0.mod`, { headers: auth })
+    expect(await mod.text()).toBe('module example.com/s3\n')
+    const gone = await fetch(`${base}/artifactory/files/dir/small.txt`, { method: 'DELETE', headers: auth })
+    expect(gone.status).toBe(204)
+    const gc = await fetch(`${base}/api/system/storage/gc?graceSeconds=0`, { method: 'POST', headers: auth })
+    expect(gc.status).toBe(200)
+    expect((await keys()).some((k) => k.endsWith(sha256(Buffer.from('a small file\n'))))).toBe(false)
+  }, 60_000)
+
+  it('never serves an object whose content is not its name', async () => {
+    const data = Buffer.from('the real content\n'.repeat(1000))
+    expect((await put('tampered.txt', data)).status).toBe(201)
+    const h = sha256(data)
+    const c = client()
+    await c.send(
+      new PutObjectCommand({ Bucket: 'trove', Key: `cluster-a/blobs/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`, Body: 'other' }),
+    )
+    c.destroy()
+    const res = await fetch(`${base}/artifactory/files/tampered.txt`, { headers: auth })
+    expect(res.status).toBe(500)
+    expect(await res.text()).toMatch(/holds other content/)
+    // The integrity check reports it.
+    const doctor = await fetch(`${base}/api/system/doctor`, { method: 'POST', headers: auth })
+    const report = (await doctor.json()) as { ok: boolean; corrupt: { sha256: string }[] }
+    expect(report.ok).toBe(false)
+    expect(report.corrupt.map((c) => c.sha256)).toEqual([h])
+  })
+
+  it('answers an upload while the bucket server is down with an error and keeps nothing; takes it once the server is back', async () => {
+    const data = crypto.randomBytes(20 * 1024 * 1024)
+    await stopS3(s3.server)
+    try {
+      const refused = await put('down.bin', data)
+      expect(refused.status).toBeGreaterThanOrEqual(500)
+    } finally {
+      s3 = await startS3(s3dir, s3.port)
+    }
+    expect((await fetch(`${base}/artifactory/files/down.bin`, { headers: auth })).status).toBe(404)
+    expect((await keys()).filter((k) => k.includes('/tmp/'))).toEqual([])
+    expect((await put('down.bin', data)).status).toBe(201)
+    const back = await fetch(`${base}/artifactory/files/down.bin`, { headers: auth })
+    expect(sha256(Buffer.from(await back.arrayBuffer()))).toBe(sha256(data))
+  }, 120_000)
+
+  it('stops the start on a misconfigured bucket, naming the setting', async () => {
+    const start = (extra: Record<string, string>) =>
+      buildApp(
+        loadConfig({
+          TROVE_DATA_DIR: tempDir(),
+          TROVE_LOG_STDOUT: 'false',
+          TROVE_ADMIN_PASSWORD: 'admin-password-1',
+          ...env(extra),
+        }),
+      )
+    // The test server checks the key id (not the signature): an unknown one is refused.
+    await expect(start({ TROVE_S3_ACCESS_KEY_ID: 'nobody' })).rejects.toThrow(
+      /TROVE_S3_ACCESS_KEY_ID, TROVE_S3_SECRET_ACCESS_KEY: .* refused/,
+    )
+    await expect(start({ TROVE_BLOB_STORE: 's3://no-such-bucket' })).rejects.toThrow(
+      /TROVE_BLOB_STORE: the bucket no-such-bucket .* does not exist/,
+    )
+    await expect(start({ TROVE_S3_ENDPOINT: 'http://127.0.0.1:9' })).rejects.toThrow(ConfigError)
+    await expect(start({ TROVE_S3_ENDPOINT: 'http://127.0.0.1:9' })).rejects.toThrow(/TROVE_S3_ENDPOINT: .* cannot be reached/)
+    expect(() => loadConfig({ TROVE_DATA_DIR: tempDir(), TROVE_BLOB_STORE: 'gs://x' })).toThrow(/TROVE_BLOB_STORE/)
+  }, 60_000)
+})

@@ -1,0 +1,227 @@
+import { PassThrough, type Readable } from 'node:stream'
+import {
+  AbortMultipartUploadCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { ConfigError, type S3Settings } from '../config.js'
+
+/** Multipart parts: 16 MB (a 1 GB upload is 64 parts; S3 allows 10,000), 4 in flight. */
+const PART_BYTES = 16 * 1024 * 1024
+const PARTS_IN_FLIGHT = 4
+/** The largest object one CopyObject copies; larger ones are copied part by part. */
+const COPY_MAX_BYTES = 5 * 1024 ** 3
+
+const isMissing = (error: unknown) =>
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey')
+
+/**
+ * The objects of the blob store's bucket, through the AWS SDK v3 client: blobs under
+ * `<prefix>blobs/ab/cd/<sha256>`, uploads in progress under `<prefix>tmp/<owner>~…`.
+ */
+export class S3Objects {
+  readonly client: S3Client
+
+  constructor(readonly settings: S3Settings) {
+    this.client = new S3Client({
+      region: settings.region,
+      // A bucket server that stops answering fails the request (the SDK retries it) instead of holding it.
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+      endpoint: settings.endpoint,
+      forcePathStyle: settings.forcePathStyle,
+      credentials:
+        settings.accessKeyId && settings.secretAccessKey
+          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+          : undefined,
+      // Checksums only where S3 requires them: S3-compatible servers differ in the trailing
+      // checksums the SDK would otherwise add to every upload, and Trove hashes every byte itself.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+  }
+
+  blobKey(sha256: string): string {
+    return `${this.settings.prefix}blobs/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`
+  }
+
+  tempKey(name: string): string {
+    return `${this.settings.prefix}tmp/${name}`
+  }
+
+  /**
+   * Start-up check: the bucket exists and these credentials may use it. A failure names the
+   * setting to look at (the process exits with 2, as for any configuration error).
+   */
+  async check(): Promise<void> {
+    const where = `bucket ${this.settings.bucket}${this.settings.endpoint ? ` at ${this.settings.endpoint}` : ''}`
+    try {
+      const signal = { abortSignal: AbortSignal.timeout(15_000) }
+      await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }), signal)
+      // Writing is what a node does first with its bucket: a read-only key is refused now, not at the first upload.
+      const probe = this.tempKey(`.start-check-${process.pid}-${Date.now()}`)
+      await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: probe, Body: 'trove' }), signal)
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: probe }), signal)
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
+      if (status === 404) throw new ConfigError(`TROVE_BLOB_STORE: the ${where} does not exist`)
+      if (status === 403 || status === 401)
+        throw new ConfigError(`TROVE_S3_ACCESS_KEY_ID, TROVE_S3_SECRET_ACCESS_KEY: the ${where} refused these credentials`)
+      const message = error instanceof Error ? error.message : String(error)
+      if (error instanceof Error && error.name === 'CredentialsProviderError') {
+        throw new ConfigError(`TROVE_S3_ACCESS_KEY_ID, TROVE_S3_SECRET_ACCESS_KEY: no credentials for the ${where} (${message})`)
+      }
+      throw new ConfigError(`TROVE_S3_ENDPOINT: the ${where} cannot be reached (${message})`)
+    }
+  }
+
+  /** Streams `body` to `key` as a multipart upload; an upload that fails is aborted (its parts freed). */
+  async upload(key: string, body: Readable): Promise<void> {
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.settings.bucket, Key: key, Body: body },
+      partSize: PART_BYTES,
+      queueSize: PARTS_IN_FLIGHT,
+      // A part that fails fails the upload (the default would complete it without that part); it is aborted below.
+      leavePartsOnError: true,
+    })
+    try {
+      await upload.done()
+    } catch (error) {
+      await upload.abort().catch(() => {})
+      body.destroy()
+      throw error
+    }
+  }
+
+  /** The size the bucket holds for a key (undefined when there is none). */
+  async size(key: string): Promise<number | undefined> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      return head.ContentLength
+    } catch (error) {
+      if (isMissing(error)) return undefined
+      throw error
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      return true
+    } catch (error) {
+      if (isMissing(error)) return false
+      throw error
+    }
+  }
+
+  /**
+   * Puts a verified temp object under its final key: copied there unless the same content is
+   * stored already, then removed. Objects over 5 GB are copied part by part.
+   */
+  async promote(tempKey: string, finalKey: string, size: number): Promise<void> {
+    if (!(await this.exists(finalKey))) {
+      if (size <= COPY_MAX_BYTES) {
+        await this.client.send(
+          new CopyObjectCommand({
+            Bucket: this.settings.bucket,
+            Key: finalKey,
+            CopySource: `${this.settings.bucket}/${tempKey.split('/').map(encodeURIComponent).join('/')}`,
+          }),
+        )
+      } else {
+        await this.upload(finalKey, await this.read(tempKey))
+      }
+    }
+    await this.delete(tempKey)
+  }
+
+  /** A stream of an object (a byte range, end inclusive, when given). */
+  async read(key: string, range?: { start?: number; end?: number }): Promise<Readable> {
+    const bytes =
+      range && (range.start !== undefined || range.end !== undefined) ? `bytes=${range.start ?? 0}-${range.end ?? ''}` : undefined
+    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, Range: bytes }))
+    return answer.Body as Readable
+  }
+
+  /**
+   * A stream of an object handed out at once (as a file's read stream is), its data flowing once
+   * the bucket answers; a failure to read it ends the stream with the error.
+   */
+  open(key: string, range?: { start?: number; end?: number }): Readable {
+    const out = new PassThrough({ highWaterMark: 1 << 20 })
+    this.read(key, range).then(
+      (body) => {
+        body.on('error', (error) => out.destroy(error))
+        out.on('close', () => body.destroy())
+        body.pipe(out)
+      },
+      (error: Error) => out.destroy(error),
+    )
+    return out
+  }
+
+  async readBuffer(key: string): Promise<Buffer> {
+    const chunks: Buffer[] = []
+    for await (const chunk of await this.read(key)) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks)
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+  }
+
+  /** A URL that reads the object without credentials for `seconds`. */
+  presign(key: string, seconds: number): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), { expiresIn: seconds })
+  }
+
+  /**
+   * Removes temp objects and aborts multipart uploads under `<prefix>tmp/<namePrefix>` that began
+   * before `before` (ms); returns how many.
+   */
+  async removeTemp(namePrefix: string, before = Number.POSITIVE_INFINITY): Promise<number> {
+    const prefix = this.tempKey(namePrefix)
+    let removed = 0
+    let token: string | undefined
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, ContinuationToken: token }),
+      )
+      for (const object of page.Contents ?? []) {
+        if (!object.Key || (object.LastModified && object.LastModified.getTime() >= before)) continue
+        await this.delete(object.Key)
+        removed++
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined
+    } while (token)
+    try {
+      const uploads = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.settings.bucket, Prefix: prefix }))
+      for (const u of uploads.Uploads ?? []) {
+        if (!u.Key || !u.UploadId || (u.Initiated && u.Initiated.getTime() >= before)) continue
+        await this.client.send(
+          new AbortMultipartUploadCommand({ Bucket: this.settings.bucket, Key: u.Key, UploadId: u.UploadId }),
+        )
+        removed++
+      }
+    } catch (error) {
+      // Some S3-compatible servers do not list multipart uploads; their own expiry frees the parts.
+      if (!(error instanceof S3ServiceException)) throw error
+    }
+    return removed
+  }
+
+  destroy(): void {
+    this.client.destroy()
+  }
+}
