@@ -4,12 +4,15 @@ import fs from 'node:fs'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { PassThrough } from 'node:stream'
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen } from '../../test/clients.js'
 import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
 import { buildApp } from '../app.js'
-import { ConfigError, loadConfig } from '../config.js'
+import { ConfigError, loadConfig, type S3Settings } from '../config.js'
+import { BlobStore } from './blobStore.js'
+import { S3Objects } from './s3Objects.js'
 
 const S3RVER = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js')
 
@@ -186,6 +189,37 @@ describe('blobs in an S3-compatible bucket', () => {
     expect((await put('down.bin', data)).status).toBe(201)
     const back = await fetch(`${base}/artifactory/files/down.bin`, { headers: auth })
     expect(sha256(Buffer.from(await back.arrayBuffer()))).toBe(sha256(data))
+  }, 120_000)
+
+  it('fails an upload the bucket server was killed and restarted in the middle of, keeps nothing of it, and takes its retry', async () => {
+    const objects = new S3Objects(t.config.repositories.s3 as S3Settings)
+    const store = new BlobStore(tempDir(), t.app.db.kysely, 1 << 30, undefined, 'restart', objects)
+    try {
+      const data = crypto.randomBytes(48 * 1024 * 1024)
+      const body = new PassThrough()
+      const put = store.put(body).then(
+        () => 'stored',
+        (error: Error) => error.message,
+      )
+      const write = async (from: number, to: number) => {
+        for (let at = from; at < to; at += 1 << 20) {
+          if (!body.write(data.subarray(at, at + (1 << 20)))) await new Promise((r) => body.once('drain', r))
+        }
+      }
+      await write(0, 20 * 1024 * 1024)
+      await stopS3(s3.server)
+      s3 = await startS3(s3dir, s3.port)
+      await write(20 * 1024 * 1024, data.length)
+      body.end()
+      expect(await put).not.toBe('stored')
+      expect(await objects.size(objects.blobKey(sha256(data)))).toBeUndefined()
+      expect((await keys()).filter((k) => k.includes('/tmp/'))).toEqual([])
+      expect((await store.put(data)).sha256).toBe(sha256(data))
+      expect(await objects.size(objects.blobKey(sha256(data)))).toBe(data.length)
+    } finally {
+      await store.close()
+      objects.destroy()
+    }
   }, 120_000)
 
   it('stops the start on a misconfigured bucket, naming the setting', async () => {
