@@ -127,7 +127,14 @@ describe('Containerfile', () => {
     const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces
     for (const ws of workspaces) expect(fromContext.map((c) => c.args)).toContain(`${ws}/package.json ${ws}/`)
     const runtime = final.filter((i) => i.op === 'COPY' && i.args.startsWith('--from=build')).map((i) => i.args.split(' ')[1])
-    for (const needed of ['/src/node_modules', '/src/apps/server/dist', '/src/apps/web/dist', '/src/packages/contracts/dist']) {
+    for (const needed of [
+      '/src/node_modules',
+      '/src/apps/server/node_modules',
+      '/src/apps/server/dist',
+      '/src/apps/web/dist',
+      '/src/packages/contracts/node_modules',
+      '/src/packages/contracts/dist',
+    ]) {
       expect(runtime).toContain(needed)
     }
   })
@@ -253,10 +260,10 @@ describe('Kubernetes manifests', () => {
   })
 
   it('fit the image and the server: settings it reads, the ping probes, its user, its data dir', () => {
-    const byKind = (kind: string) => docs.filter((d) => d.object.kind === kind).map((d) => d.object as never)
-    const config = byKind('ConfigMap')[0] as ConfigMap
-    const [settings, cluster] = byKind('Secret') as Secret[]
-    const deployment = byKind('Deployment')[0] as Deployment
+    const byKind = <T>(kind: string) => docs.filter((d) => d.object.kind === kind).map((d) => d.object as unknown as T)
+    const [config] = byKind<ConfigMap>('ConfigMap') as [ConfigMap]
+    const [settings, cluster] = byKind<Secret>('Secret')
+    const [deployment] = byKind<Deployment>('Deployment') as [Deployment]
     const names = [...Object.keys(config.data ?? {}), ...Object.keys(settings?.stringData ?? {})]
     const pod = deployment.spec?.template.spec
     const container = pod?.containers[0]
@@ -319,14 +326,28 @@ describe.skipIf(!BASE || !has('podman'))('the image (podman)', () => {
 
   it('builds, runs as its user, answers the health check on a volume, and stops on SIGTERM with exit 0', async () => {
     const build = podman(
-      ['build', '--format', 'docker', ...limits, '--build-arg', `NODE_IMAGE=${BASE}`, '-t', tag, '-f', 'Containerfile', ROOT],
+      [
+        'build',
+        '--format',
+        'docker',
+        ...limits,
+        // This machine's own CA, where a proxy re-signs the npm registry's TLS.
+        ...(process.env.NODE_EXTRA_CA_CERTS ? ['--secret', `id=build_ca,src=${process.env.NODE_EXTRA_CA_CERTS}`] : []),
+        '--build-arg',
+        `NODE_IMAGE=${BASE}`,
+        '-t',
+        tag,
+        '-f',
+        'Containerfile',
+        ROOT,
+      ],
       1_500_000,
     )
     expect(build.status, build.stderr.slice(-3000)).toBe(0)
-    const inspect = JSON.parse(podman(['image', 'inspect', tag]).stdout)[0].Config
-    expect(inspect.User).toBe('10001:10001')
-    expect(Object.keys(inspect.Volumes)).toEqual(['/var/lib/trove'])
-    expect(inspect.Healthcheck.Test).toEqual(['CMD', 'node', '/opt/trove/healthcheck.mjs'])
+    const image = JSON.parse(podman(['image', 'inspect', tag]).stdout)[0]
+    expect(image.Config.User).toBe('10001:10001')
+    expect(Object.keys(image.Config.Volumes)).toEqual(['/var/lib/trove'])
+    expect(image.Healthcheck.Test).toEqual(['CMD', 'node', '/opt/trove/healthcheck.mjs'])
     const name = `trove-test-${process.pid}`
     const volume = `trove-test-data-${process.pid}`
     const run = podman(['run', '-d', '--name', name, ...limits, '-v', `${volume}:/var/lib/trove`, '-p', '127.0.0.1::8080', tag])
