@@ -34,6 +34,7 @@ if [[ $install -eq 1 ]]; then
   command -v gpg >/dev/null || missing+=(gnupg) # turns the published key into the keyring gpgv reads
   command -v script >/dev/null || missing+=(bsdutils) # npm login needs a terminal: script(1) gives it one
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light) # the reverse-proxy configuration is tested with a real nginx
+  command -v haproxy >/dev/null || missing+=(haproxy) # checks the cluster's haproxy configuration (deploy/haproxy)
   # PyPI clients on Debian's Python: pip installs, twine uploads, build makes the wheel and sdist offline.
   /usr/bin/python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
   [[ -x /usr/bin/twine ]] || missing+=(twine)
