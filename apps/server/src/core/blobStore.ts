@@ -421,12 +421,7 @@ export class BlobStore {
     try {
       this.checkExpected(info, expected)
       crashPoint('blob.synced')
-      const now = Date.now()
-      await this.db
-        .insertInto('blobs')
-        .values({ ...info, created_at: now, touched_at: now })
-        .onConflict((oc) => oc.column('sha256').doUpdateSet({ touched_at: now }))
-        .execute()
+      await this.touchRow(info)
       await s3.promote(tempKey, s3.blobKey(info.sha256), info.size)
       crashPoint('blob.stored')
     } catch (error) {
@@ -495,17 +490,21 @@ export class BlobStore {
     return info
   }
 
+  /** The blob's row, made or touched before its content is put in place, so a concurrent GC spares it. */
+  private async touchRow(info: BlobInfo): Promise<void> {
+    const now = Date.now()
+    await this.db
+      .insertInto('blobs')
+      .values({ ...info, created_at: now, touched_at: now })
+      .onConflict((oc) => oc.column('sha256').doUpdateSet({ touched_at: now }))
+      .execute()
+  }
+
   private async keep(tmpFile: string, info: BlobInfo, expected: Expected): Promise<void> {
     try {
       this.checkExpected(info, expected)
       crashPoint('blob.synced')
-      // Touch the row first, so a concurrent GC spares the file we are about to keep.
-      const now = Date.now()
-      await this.db
-        .insertInto('blobs')
-        .values({ ...info, created_at: now, touched_at: now })
-        .onConflict((oc) => oc.column('sha256').doUpdateSet({ touched_at: now }))
-        .execute()
+      await this.touchRow(info)
       const final = this.pathOf(info.sha256)
       await fs.promises.mkdir(path.dirname(final), { recursive: true })
       // Same content already stored: keep the one copy.
