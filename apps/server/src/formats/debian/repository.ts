@@ -182,6 +182,21 @@ function readRelease(text: string): { components: string[]; architectures: strin
   }
 }
 
+/** What a version records of a .deb: the packages browser's fields, from its control paragraph and docs. */
+function versionOf(repoKey: string, deb: DebPackage) {
+  return {
+    repoKey,
+    packageType: TYPE,
+    name: deb.name,
+    version: deb.version,
+    description: deb.synopsis,
+    readme: deb.readme,
+    licenses: deb.licenses,
+    dependencies: deb.relations.map(({ scope, relation }) => ({ name: relation.name, range: relation.constraint, scope })),
+    metadata: { section: field(deb.control, 'Section') ?? null, maintainer: field(deb.control, 'Maintainer') ?? null },
+  }
+}
+
 /** Debian (APT) repositories over Trove's repositories: uploads, signed indexes, remotes and virtuals. */
 export class DebianRepository {
   /** Per repository: the reindex running, and whether another must follow it. */
@@ -271,15 +286,7 @@ export class DebianRepository {
     else {
       try {
         await this.fctx.artifacts.recordVersion({
-          repoKey: repo.key,
-          packageType: TYPE,
-          name: deb.name,
-          version: deb.version,
-          description: deb.synopsis,
-          readme: deb.readme,
-          licenses: deb.licenses,
-          dependencies: deb.relations.map(({ scope, relation }) => ({ name: relation.name, range: relation.constraint, scope })),
-          metadata: { section: field(deb.control, 'Section') ?? null, maintainer: field(deb.control, 'Maintainer') ?? null },
+          ...versionOf(repo.key, deb),
           createdBy: user,
           files: [{ path, blob, mimeType: DEB_MIME, lead: true }],
           alongside: async (tx, { versionId }) => {
@@ -552,15 +559,7 @@ export class DebianRepository {
     }
     try {
       await this.fctx.artifacts.recordVersion({
-        repoKey: repo.key,
-        packageType: TYPE,
-        name: deb.name,
-        version: deb.version,
-        description: deb.synopsis,
-        readme: deb.readme,
-        licenses: deb.licenses,
-        dependencies: deb.relations.map(({ scope, relation }) => ({ name: relation.name, range: relation.constraint, scope })),
-        metadata: { section: field(deb.control, 'Section') ?? null, maintainer: field(deb.control, 'Maintainer') ?? null },
+        ...versionOf(repo.key, deb),
         files: [{ path: file.path, blob: blob as never, mimeType: DEB_MIME, lead: true }],
       })
     } catch (error) {
