@@ -14,6 +14,27 @@ let passed = 0
 let failed = 0
 let skipped = 0
 const rows = []
+const failures = []
+// The first lines of a failure's message, without colour codes: enough to name the cause.
+const firstLines = (text, n = 6) =>
+  String(text ?? '')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .filter((line) => line.trim())
+    .slice(0, n)
+    .map((line) => `      ${line.slice(0, 200)}`)
+    .join('\n')
+// Playwright nests suites (files, describes); every spec holds its tests and their attempts.
+function playwrightFailures(suite, name) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status !== 'unexpected') continue
+      const error = test.results?.find((r) => r.error)?.error
+      failures.push(`  ${name}: ${spec.file}:${spec.line} › ${spec.title}\n${firstLines(error?.message ?? error?.value)}`)
+    }
+  }
+  for (const child of suite.suites ?? []) playwrightFailures(child, name)
+}
 for (const [name, outcome] of checks) {
   const report = path.join(dir, `${name}.json`)
   let p = 0
@@ -26,6 +47,7 @@ for (const [name, outcome] of checks) {
       p = json.stats.expected + (json.stats.flaky ?? 0)
       f = json.stats.unexpected
       s = json.stats.skipped
+      for (const suite of json.suites ?? []) playwrightFailures(suite, name)
     } else {
       // Vitest
       p = json.numPassedTests
@@ -35,6 +57,13 @@ for (const [name, outcome] of checks) {
       ).length
       f = json.numFailedTests + crashedFiles
       s = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0)
+      for (const file of json.testResults) {
+        const where = path.relative(process.cwd(), file.name)
+        const failedTests = file.assertionResults.filter((a) => a.status === 'failed')
+        for (const a of failedTests) failures.push(`  ${name}: ${where} › ${a.fullName}\n${firstLines(a.failureMessages?.[0])}`)
+        if (file.status === 'failed' && failedTests.length === 0)
+          failures.push(`  ${name}: ${where}\n${firstLines(file.message)}`)
+      }
     }
     // A suite that failed without a failing test (a crash, no tests run) still counts as a failure.
     if (outcome === 'fail' && f === 0) f = 1
@@ -46,6 +75,7 @@ for (const [name, outcome] of checks) {
   skipped += s
   rows.push(`  ${name.padEnd(18)} ${String(p).padStart(5)} passed ${String(f).padStart(4)} failed${s ? ` ${s} skipped` : ''}`)
 }
+if (failures.length > 0) console.log(`\nFailed:\n${failures.join('\n')}`)
 console.log(`\n${rows.join('\n')}\n`)
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(failed > 0 ? 1 : 0)

@@ -34,6 +34,9 @@ export class S3Objects {
   readonly client: S3Client
 
   constructor(readonly settings: S3Settings) {
+    // The SDK warns on Node.js 20 that its releases after January 2027 need 22. Trove runs on 20 with
+    // the SDK release its lock file pins, so the warning says nothing to an operator: it is off.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
     this.client = new S3Client({
       region: settings.region,
       // A bucket server that stops answering fails the request (the SDK retries it) instead of holding it.
