@@ -52,7 +52,7 @@ import { startupRoutes } from './modules/instance/routes.js'
 import { integrationRoutes, vcsIntegrationRoutes } from './modules/integrations/routes.js'
 import { GitIntegrationService } from './modules/integrations/service.js'
 import { onboardingRoutes } from './modules/onboarding/routes.js'
-import { NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
+import { type ClusterIdentity, clusterIdentity, NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
 import { doctorRoutes } from './modules/operations/doctorRoutes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
@@ -154,9 +154,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   })
   let firstAdmin: FirstAdmin | null
+  const secrets = SecretBox.open(config.dataDir, config.masterKey)
+  let cluster: ClusterIdentity
   try {
     const applied = await migrateToLatest(db)
     if (applied.length > 0) log.logger.info({ applied, database: db.dialect }, 'database migrated')
+    cluster = await clusterIdentity(db.kysely, config.dataDir, secrets)
     firstAdmin = await ensureFirstAdmin(db.kysely, config)
   } catch (error) {
     await db.close()
@@ -192,7 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (p && !p.admin && (await authz.isAdmin(p))) p.admin = true
     return p
   }
-  const ctx: AppContext = { config, db, build, principal, secrets: SecretBox.open(config.dataDir), authz }
+  const ctx: AppContext = { config, db, build, principal, secrets, cluster, authz }
   const link =
     config.workers.count > 1
       ? new WorkerLink(db.writes, () => log.logger.warn(`a sibling worker took over ${SIBLING_WAIT_MS} ms to apply a write`))

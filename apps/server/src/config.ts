@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -84,6 +85,14 @@ const EnvSchema = z.object({
   TROVE_UPLOAD_MAX_SIZE: byteSize.default(2 * 1024 ** 3),
   TROVE_ARCHIVE_MAX_EXPANDED: byteSize.default(1024 ** 3),
   TROVE_BLOB_STORE: z.string().trim().min(1).optional(),
+  TROVE_MASTER_KEY: z
+    .string()
+    .trim()
+    .refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      error: 'expected 32 bytes in base64 (openssl rand -base64 32)',
+    })
+    .optional(),
+  TROVE_MASTER_KEY_FILE: z.string().trim().min(1).optional(),
   TROVE_S3_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   TROVE_S3_REGION: z.string().trim().min(1).default('us-east-1'),
   TROVE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
@@ -126,6 +135,11 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | undefined
+  /**
+   * The key that seals secrets at rest and signs calls between nodes (TROVE_MASTER_KEY or the file
+   * TROVE_MASTER_KEY_FILE names); unset, each data dir makes its own (core/secretBox.ts).
+   */
+  masterKey: Buffer | undefined
   baseUrl: string | undefined
   adminPassword: string | undefined
   serverName: string | undefined
@@ -205,14 +219,41 @@ function s3Settings(env: Omit<S3Settings, 'bucket' | 'prefix'> & { blobStore: st
   return { ...rest, bucket: m[1] as string, prefix: prefix ? `${prefix}/` : '' }
 }
 
+const SECRET_SETTINGS = new Set(['TROVE_MASTER_KEY', 'TROVE_S3_SECRET_ACCESS_KEY', 'TROVE_ADMIN_PASSWORD'])
+
+/** TROVE_MASTER_KEY, or the file TROVE_MASTER_KEY_FILE names (a secret mounted by the platform). */
+function readMasterKey(inline: string | undefined, file: string | undefined): Buffer | undefined {
+  if (inline && file)
+    throw new ConfigError('Invalid configuration:\n  TROVE_MASTER_KEY_FILE: set it or TROVE_MASTER_KEY, not both')
+  if (inline) return Buffer.from(inline, 'base64')
+  if (!file) return undefined
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8').trim()
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TROVE_MASTER_KEY_FILE=${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    )
+  }
+  const key = Buffer.from(text, 'base64')
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(text) || key.length !== 32)
+    throw new ConfigError(
+      `Invalid configuration:\n  TROVE_MASTER_KEY_FILE=${JSON.stringify(file)}: expected 32 bytes in base64 (openssl rand -base64 32)`,
+    )
+  return key
+}
+
 /** Builds the one config object from environment variables; throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
   const parsed = EnvSchema.safeParse(present)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? '')}: ${issue.message}`,
-    )
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0])
+      // A secret's value is never printed: the message goes to logs and terminals.
+      const shown = SECRET_SETTINGS.has(name) ? '(hidden)' : JSON.stringify(present[name] ?? '')
+      return `  ${issue.path.join('.')}=${shown}: ${issue.message}`
+    })
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
@@ -222,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     )
   }
   const dataDir = path.resolve(e.TROVE_DATA_DIR)
+  const masterKey = readMasterKey(e.TROVE_MASTER_KEY, e.TROVE_MASTER_KEY_FILE)
   // Worker 1 is the node as configured; worker k of a node keeps its own id and log directory.
   const index = e.TROVE_WORKERS > 1 ? (e.TROVE_WORKER_INDEX ?? 0) : 0
   const baseNodeId = e.TROVE_NODE_ID ?? os.hostname()
@@ -232,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.TROVE_HOST,
     dataDir,
     databaseUrl: e.TROVE_DATABASE_URL,
+    masterKey,
     baseUrl: e.TROVE_BASE_URL?.replace(/\/+$/, ''),
     adminPassword: e.TROVE_ADMIN_PASSWORD,
     serverName: e.TROVE_SERVER_NAME,

@@ -262,7 +262,7 @@ describe('Kubernetes manifests', () => {
   it('fit the image and the server: settings it reads, the ping probes, its user, its data dir', () => {
     const byKind = <T>(kind: string) => docs.filter((d) => d.object.kind === kind).map((d) => d.object as unknown as T)
     const [config] = byKind<ConfigMap>('ConfigMap') as [ConfigMap]
-    const [settings, cluster] = byKind<Secret>('Secret')
+    const [settings, masterKey] = byKind<Secret>('Secret')
     const [deployment] = byKind<Deployment>('Deployment') as [Deployment]
     const names = [...Object.keys(config.data ?? {}), ...Object.keys(settings?.stringData ?? {})]
     const pod = deployment.spec?.template.spec
@@ -280,14 +280,15 @@ describe('Kubernetes manifests', () => {
     const user = instructions(read('Containerfile')).findLast((i) => i.op === 'USER')?.args
     expect(`${pod?.securityContext?.runAsUser}:${pod?.securityContext?.runAsGroup}`).toBe(user)
     expect(pod?.securityContext?.runAsNonRoot).toBe(true)
-    // The data dir is the image's, a volume per pod; the files nodes share come from the Secret.
+    // The data dir is the image's, a volume per pod; the master key the nodes share is the Secret's file.
     const mounts = Object.fromEntries((container?.volumeMounts ?? []).map((m) => [m.mountPath, m]))
     expect(mounts['/var/lib/trove']?.name).toBe('data')
-    expect(mounts['/var/lib/trove/cluster.json']).toMatchObject({ name: 'cluster', subPath: 'cluster.json' })
-    expect(mounts['/var/lib/trove/secrets/master.key']).toMatchObject({ name: 'cluster', subPath: 'master.key' })
-    expect(Object.keys(cluster?.stringData ?? {}).sort()).toEqual(['cluster.json', 'master.key'])
+    const keyFile = container?.env?.find((e) => e.name === 'TROVE_MASTER_KEY_FILE')?.value ?? ''
+    const keyMount = mounts[path.dirname(keyFile)]
+    expect(keyMount).toMatchObject({ name: 'master-key', readOnly: true })
+    expect(Object.keys(masterKey?.stringData ?? {})).toEqual([path.basename(keyFile)])
     expect(pod?.volumes?.find((v) => v.name === 'data')?.emptyDir).toBeDefined()
-    expect(pod?.volumes?.find((v) => v.name === 'cluster')?.secret?.secretName).toBe(cluster?.metadata?.name)
+    expect(pod?.volumes?.find((v) => v.name === keyMount?.name)?.secret?.secretName).toBe(masterKey?.metadata?.name)
     expect(pod?.volumes?.some((v) => v.persistentVolumeClaim)).toBe(false)
     expect(config.data?.TROVE_LOG_DIR).toBe(mounts['/var/log/trove']?.mountPath)
   })

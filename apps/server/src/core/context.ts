@@ -1,4 +1,5 @@
 import type { Config } from '../config.js'
+import type { ClusterIdentity } from '../modules/operations/cluster.js'
 import type { PrincipalResolver } from './access.js'
 import type { Db } from './db.js'
 import type { Authorizer } from './permissions.js'
@@ -9,7 +10,7 @@ export interface BuildInfo {
   revision: string
 }
 
-/** What every module receives: the config, the database, build info, the caller resolver and the secret box. */
+/** What every module receives: the config, the database, build info, the caller resolver, the secret box and the cluster. */
 export interface AppContext {
   config: Config
   db: Db
@@ -17,6 +18,8 @@ export interface AppContext {
   principal: PrincipalResolver
   /** Encrypts secrets kept at rest (API keys, MFA secrets). */
   secrets: SecretBox
+  /** The cluster this node belongs to: its id and the key of calls between nodes. */
+  cluster: ClusterIdentity
   /** Decides what a caller may do on a repository. */
   authz: Authorizer
 }

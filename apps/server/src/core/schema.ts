@@ -73,6 +73,7 @@ export interface Database {
   distribution_history: DistributionHistoryTable
   openpgp_keys: OpenPgpKeysTable
   debian_files: DebianFilesTable
+  cluster_identity: ClusterIdentityTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -770,4 +771,12 @@ export interface DebianFilesTable {
   components: string
   /** the .deb's control paragraph, as deb822 text */
   control: string
+}
+
+/** The cluster's one row: its id and the check value of the master key (modules/operations/cluster.ts). */
+export interface ClusterIdentityTable {
+  singleton: number
+  id: string
+  key_check: string
+  created_at: number
 }

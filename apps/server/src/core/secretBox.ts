@@ -3,13 +3,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * Encrypts small secrets at rest with AES-256-GCM. The key lives in `<data dir>/secrets/master.key`
- * (mode 0600), made on first use; nodes of a cluster share it through the shared data dir.
+ * Encrypts small secrets at rest with AES-256-GCM, under the master key: TROVE_MASTER_KEY (or its
+ * file) where set, the same on every node of a cluster; else `<data dir>/secrets/master.key`
+ * (mode 0600), made on first use, which nodes share only through a shared data dir. Other keys
+ * (node-to-node calls, registry tokens) are derived from it, each for its own purpose.
  */
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
 
-  static open(dataDir: string): SecretBox {
+  static open(dataDir: string, configured?: Buffer): SecretBox {
+    if (configured) return new SecretBox(configured)
     const file = path.join(dataDir, 'secrets', 'master.key')
     if (!fs.existsSync(file)) {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
@@ -23,6 +26,11 @@ export class SecretBox {
     const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`)
     return new SecretBox(key)
+  }
+
+  /** A 32-byte key for one purpose (HKDF-SHA256 of the master key): the same on every node with the same master key. */
+  derive(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `trove ${purpose}`, 32))
   }
 
   seal(plain: string): string {

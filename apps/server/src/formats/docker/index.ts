@@ -6,7 +6,6 @@ import type { Principal } from '../../core/access.js'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { type HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
-import { loadClusterIdentity } from '../../modules/operations/cluster.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
@@ -46,7 +45,7 @@ const dockerRoutes =
   (fctx: FormatContext): FastifyPluginAsync =>
   async (app) => {
     rawBodies(app)
-    const tokens = new RegistryTokens(loadClusterIdentity(fctx.config.dataDir).secret)
+    const tokens = new RegistryTokens(fctx.secrets.derive('registry tokens'))
     const uploads = new Uploads(fctx.blobs)
     const recovered = await uploads.recover()
     if (recovered > 0) app.log.info({ uploads: recovered }, 'removed uploads that dead requests left')

@@ -200,6 +200,24 @@ export const operationsRoutes =
           return ops.localLogData(request.query)
         },
       )
+      // A support bundle written by this node, downloaded or deleted through another.
+      const bundleParam = z.object({ id: z.string().max(40) })
+      peer.get(
+        '/system/cluster/bundles/:id',
+        { config: node, compress: false, schema: { hide: true, params: bundleParam } },
+        async (request, reply) => {
+          const { file, size } = await ops.localBundleFile(request.params.id)
+          return reply.type('application/zip').header('content-length', size).send(fs.createReadStream(file))
+        },
+      )
+      peer.delete(
+        '/system/cluster/bundles/:id',
+        { config: node, schema: { hide: true, params: bundleParam } },
+        async (request, reply) => {
+          await ops.removeLocalBundle(request.params.id)
+          return reply.code(204).send()
+        },
+      )
     })
 
     // Support bundles.
@@ -227,13 +245,13 @@ export const operationsRoutes =
         schema: { tags, summary: 'The bundle as a zip file', params: z.object({ id: z.string().max(40) }) },
       },
       async (request, reply) => {
-        const { bundle, file } = await ops.bundleForDownload(request.params.id)
+        const { bundle, size, open } = await ops.bundleForDownload(request.params.id)
         const name = `${bundle.name.replace(/[^\w.-]+/g, '_')}-${bundle.id}.zip`
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${name}"`)
-          .header('content-length', (await fs.promises.stat(file)).size)
-          .send(fs.createReadStream(file))
+          .header('content-length', size)
+          .send(open())
       },
     )
     for (const service of SERVICE_TYPES) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { Readable } from 'node:stream'
 import {
   BundleParameters,
   type CreateBundleRequest,
@@ -11,8 +12,8 @@ import {
 import type { Logger } from 'pino'
 import type { AppContext } from '../../core/context.js'
 import { conflict, HttpError, notFound } from '../../core/errors.js'
-import { bundleFile, getBundle, listBundles, newBundleId, writeBundle } from './bundles.js'
-import { type ClusterIdentity, loadClusterIdentity, NODE_SIGNATURE_HEADER, signNodeCall } from './cluster.js'
+import { bundleDir, bundleFile, getBundle, listBundles, newBundleId, writeBundle } from './bundles.js'
+import { type ClusterIdentity, NODE_SIGNATURE_HEADER, signNodeCall } from './cluster.js'
 import { LOG_REFRESH_MS, listLogFiles, readLogSince, resolveLogFile } from './logs.js'
 import { findNode, NodeRegistry, nodeStatus } from './nodes.js'
 
@@ -35,7 +36,7 @@ export class Operations {
     private readonly ctx: AppContext,
     private readonly log: Logger,
   ) {
-    this.cluster = loadClusterIdentity(ctx.config.dataDir)
+    this.cluster = ctx.cluster
     this.registry = new NodeRegistry(
       ctx.db.kysely,
       {
@@ -60,6 +61,8 @@ export class Operations {
   async start(): Promise<void> {
     await this.registry.beat()
     this.registry.start()
+    const swept = await this.sweepBundles()
+    if (swept > 0) this.log.info({ files: swept }, 'removed the files of support bundles deleted through other nodes')
   }
 
   /** Once listening: peers reach this node at its configured URL, or at the address it listens on. */
@@ -133,20 +136,34 @@ export class Operations {
   }
 
   private async forward(node: { node_id: string; url: string }, pathAndQuery: string): Promise<unknown> {
+    const res = await this.peerCall(node, 'GET', pathAndQuery)
+    const body = (await res.json().catch(() => null)) as { errors?: { message?: string }[] } | null
+    if (!res.ok) throw new HttpError(res.status, body?.errors?.[0]?.message ?? `Node ${node.node_id} answered ${res.status}`)
+    return body
+  }
+
+  /** A call to a peer, signed with the cluster's key; 502 when the peer does not answer in time. */
+  private async peerCall(
+    node: { node_id: string; url: string },
+    method: 'GET' | 'DELETE',
+    pathAndQuery: string,
+  ): Promise<Response> {
     if (!node.url) throw new HttpError(502, `Node ${node.node_id} has no address its peers can reach`)
-    let res: Response
+    // The time limit is for the answer to start: a bundle's body may take longer to stream.
+    const answer = new AbortController()
+    const timer = setTimeout(() => answer.abort(), PEER_TIMEOUT_MS)
     try {
-      res = await fetch(`${node.url}${pathAndQuery}`, {
-        headers: { [NODE_SIGNATURE_HEADER]: signNodeCall(this.cluster.secret, 'GET', pathAndQuery), accept: 'application/json' },
-        signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
+      return await fetch(`${node.url}${pathAndQuery}`, {
+        method,
+        headers: { [NODE_SIGNATURE_HEADER]: signNodeCall(this.cluster.secret, method, pathAndQuery), accept: 'application/json' },
+        signal: answer.signal,
       })
     } catch (error) {
       this.log.warn({ err: error, node: node.node_id }, 'peer node did not answer')
       throw new HttpError(502, `Node ${node.node_id} did not answer`)
+    } finally {
+      clearTimeout(timer)
     }
-    const body = (await res.json().catch(() => null)) as { errors?: { message?: string }[] } | null
-    if (!res.ok) throw new HttpError(res.status, body?.errors?.[0]?.message ?? `Node ${node.node_id} answered ${res.status}`)
-    return body
   }
 
   // ---- support bundles ----
@@ -206,12 +223,67 @@ export class Operations {
     await Promise.allSettled([...this.writing])
   }
 
-  async bundleForDownload(id: string) {
+  /**
+   * A bundle ready to download: its file here, or on the node that wrote it (nodes need not share
+   * a data dir), streamed through from that node.
+   */
+  async bundleForDownload(
+    id: string,
+  ): Promise<{ bundle: NonNullable<Awaited<ReturnType<typeof getBundle>>>; size: number; open: () => Readable }> {
     const bundle = await getBundle(this.ctx.db.kysely, id)
     if (!bundle) throw notFound(`Unknown support bundle: ${id}`)
+    if (bundle.status !== 'success') throw notFound(`Support bundle ${id} is not ready to download`)
     const file = bundleFile(this.ctx.config.dataDir, bundle.id)
-    if (bundle.status !== 'success' || !fs.existsSync(file)) throw notFound(`Support bundle ${id} is not ready to download`)
-    return { bundle, file }
+    const stat = await fs.promises.stat(file).catch(() => undefined)
+    if (stat) return { bundle, size: stat.size, open: () => fs.createReadStream(file) }
+    if (bundle.node_id === this.nodeId) throw notFound(`Support bundle ${id} is not ready to download`)
+    const node = await findNode(this.ctx.db.kysely, bundle.node_id)
+    if (!node) throw notFound(`Support bundle ${id} was written by node ${bundle.node_id}, which is no longer in the cluster`)
+    const res = await this.peerCall(node, 'GET', `/ui/api/v1/system/cluster/bundles/${encodeURIComponent(id)}`)
+    if (!res.ok || !res.body) {
+      await res.body?.cancel()
+      throw new HttpError(
+        res.status === 404 ? 404 : 502,
+        `Node ${node.node_id} could not send support bundle ${id} (${res.status})`,
+      )
+    }
+    const body = res.body
+    return {
+      bundle,
+      size: Number(res.headers.get('content-length')),
+      open: () => Readable.fromWeb(body as import('node:stream/web').ReadableStream),
+    }
+  }
+
+  /** This node's own file of a bundle (what a peer asks for). */
+  async localBundleFile(id: string): Promise<{ file: string; size: number }> {
+    const file = bundleFile(this.ctx.config.dataDir, id)
+    const stat = await fs.promises.stat(file).catch(() => undefined)
+    if (!stat) throw notFound(`Node ${this.nodeId} holds no support bundle ${id}`)
+    return { file, size: stat.size }
+  }
+
+  /** Removes this node's file of a bundle whose record is gone (what a peer asks after a delete). */
+  async removeLocalBundle(id: string): Promise<void> {
+    if (await getBundle(this.ctx.db.kysely, id)) throw conflict(`Support bundle ${id} still exists`)
+    await fs.promises.rm(bundleFile(this.ctx.config.dataDir, id), { force: true })
+  }
+
+  /**
+   * Start-up: removes bundle files this node holds whose record is gone (deleted through another
+   * node while this one was down). Files of bundles still listed stay, whichever node wrote them.
+   */
+  async sweepBundles(): Promise<number> {
+    const dir = bundleDir(this.ctx.config.dataDir)
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[])
+    const ids = names.flatMap((n) => /^([\w-]{1,40})\.zip$/.exec(n)?.[1] ?? [])
+    if (ids.length === 0) return 0
+    const listed = new Set(
+      (await this.ctx.db.kysely.selectFrom('support_bundles').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+    )
+    const gone = ids.filter((bundleId) => !listed.has(bundleId))
+    for (const bundleId of gone) await fs.promises.rm(bundleFile(this.ctx.config.dataDir, bundleId), { force: true })
+    return gone.length
   }
 
   async deleteBundle(id: string): Promise<void> {
@@ -221,5 +293,20 @@ export class Operations {
     if (stillWriting) throw conflict(`Support bundle ${id} is still being written`)
     await this.ctx.db.kysely.deleteFrom('support_bundles').where('id', '=', id).execute()
     await fs.promises.rm(bundleFile(this.ctx.config.dataDir, id), { force: true })
+    if (bundle.node_id === this.nodeId) return
+    // The file is on the node that wrote it: that node removes it now, or at its next start.
+    const node = await findNode(this.ctx.db.kysely, bundle.node_id)
+    if (!node) return
+    try {
+      const res = await this.peerCall(node, 'DELETE', `/ui/api/v1/system/cluster/bundles/${encodeURIComponent(id)}`)
+      await res.body?.cancel()
+      if (!res.ok)
+        this.log.warn({ bundle: id, node: node.node_id, status: res.status }, 'peer node kept a deleted support bundle')
+    } catch (error) {
+      this.log.warn(
+        { err: error, bundle: id, node: node.node_id },
+        'peer node kept a deleted support bundle; it removes it at its next start',
+      )
+    }
   }
 }
