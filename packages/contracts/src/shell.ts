@@ -145,6 +145,9 @@ export const UiAccess = z.object({ blocked: z.boolean() }).meta({ id: 'UiAccess'
 
 /** Reverse proxy configuration (operations §3). */
 export const DockerReverseProxyMethod = z.enum(['SUBDOMAIN', 'REPOPATHPREFIX', 'PORTPERREPO'])
+/** The web server a reverse proxy's configuration is written for. */
+export const WebServerType = z.enum(['nginx', 'haproxy'])
+export type WebServerType = z.infer<typeof WebServerType>
 export const ReverseProxy = z
   .object({
     key: z
@@ -165,15 +168,21 @@ export const ReverseProxy = z
     sslKey: z.string().max(1024),
     upstreamUrl: z.string().max(1024),
     /**
-     * The other nodes of a cluster, each at its own URL (its TROVE_NODE_URL): nginx spreads requests
-     * over the upstream URL and these, and moves a request a node failed to answer to the next one.
+     * The other nodes of a cluster, each at its own URL (its TROVE_NODE_URL): the proxy spreads
+     * requests over the upstream URL and these, and moves a request a node failed to answer to the next one.
      */
     clusterNodeUrls: z.array(z.string().max(1024)).max(64).optional(),
+    /**
+     * Absent: nginx (proxies saved before haproxy was offered have none). With haproxy,
+     * sslCertificate is one PEM file holding the certificate and its key, and sslKey is not used.
+     */
+    webServerType: WebServerType.optional(),
   })
   .meta({ id: 'ReverseProxy' })
 export type ReverseProxy = z.infer<typeof ReverseProxy>
 export const ReverseProxyList = z.object({ proxies: z.array(ReverseProxy) }).meta({ id: 'ReverseProxyList' })
 export const NginxConfig = z.object({ config: z.string() }).meta({ id: 'NginxConfig' })
+export const HaproxyConfig = z.object({ config: z.string() }).meta({ id: 'HaproxyConfig' })
 
 /** GET ui/system/configuration/webServer: how the instance is reached. */
 export const WebServerConfig = z

@@ -5,6 +5,7 @@ import {
   Flavour,
   GeneralConfig,
   GeneralConfigUpdate,
+  HaproxyConfig,
   InstanceUpdate,
   License,
   LicenseInstall,
@@ -20,6 +21,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import { getSetting, setSetting } from '../settings/repo.js'
+import { haproxyConfig } from './haproxyConfig.js'
 import { deleteProxy, findProxy, insertProxy, listProxies, nginxConfig, updateProxy } from './proxies.js'
 import {
   BLOCKED_USAGES_SETTING,
@@ -337,11 +339,33 @@ export const instanceAdminRoutes =
         return { config: nginxConfig(proxy, fallbackUpstream()) }
       },
     )
+
+    app.get(
+      '/admin/reverseProxies/:proxyName/haproxy',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: ['shell'],
+          summary: 'The haproxy configuration for a reverse proxy',
+          params: ProxyParams,
+          response: { 200: HaproxyConfig },
+        },
+      },
+      async (request) => {
+        const proxy = await findProxy(db, request.params.proxyName)
+        if (!proxy) throw notFound(`Reverse proxy ${request.params.proxyName} does not exist`)
+        return { config: haproxyConfig(proxy, fallbackUpstream()) }
+      },
+    )
   }
 
 function checkProxy(proxy: ReverseProxy): void {
   if (!proxy.useHttp && !proxy.useHttps) throw badRequest('Invalid request: body.useHttp: choose HTTP, HTTPS or both')
-  if (proxy.useHttps && (!proxy.sslCertificate || !proxy.sslKey)) {
+  // haproxy reads the certificate and its key from one PEM file.
+  if (proxy.useHttps && proxy.webServerType === 'haproxy' && !proxy.sslCertificate) {
+    throw badRequest('Invalid request: body.sslCertificate: HTTPS needs a PEM file with the certificate and its key')
+  }
+  if (proxy.useHttps && proxy.webServerType !== 'haproxy' && (!proxy.sslCertificate || !proxy.sslKey)) {
     throw badRequest('Invalid request: body.sslCertificate: HTTPS needs a certificate and a key file')
   }
   if (proxy.upstreamUrl && !/^https?:\/\/[^/]+/.test(proxy.upstreamUrl))

@@ -333,6 +333,30 @@ describe('reverse proxies', () => {
     expect(bad.json().errors[0].message).toMatch(/clusterNodeUrls\.1/)
   })
 
+  it('are rendered as haproxy configuration, whose HTTPS takes one PEM file and no key file', async () => {
+    const haproxy: ReverseProxy = {
+      ...proxy,
+      key: 'edge-haproxy',
+      webServerType: 'haproxy',
+      useHttps: true,
+      sslCertificate: '/etc/haproxy/certs/acme.pem',
+    }
+    const noPem = await send('POST', '/admin/reverseProxies', { ...haproxy, sslCertificate: '' })
+    expect(noPem.statusCode).toBe(400)
+    expect(noPem.json().errors[0].message).toMatch(/sslCertificate: HTTPS needs a PEM file/)
+    expect((await send('POST', '/admin/reverseProxies', haproxy)).statusCode).toBe(201)
+    expect((await get('/admin/reverseProxies/edge-haproxy', admin)).json()).toEqual(haproxy)
+    const config = (await get('/admin/reverseProxies/edge-haproxy/haproxy', admin)).json().config as string
+    expect(config).toContain('    bind :443 ssl crt /etc/haproxy/certs/acme.pem ssl-min-ver TLSv1.2\n')
+    expect(config).toContain('    server node1 127.0.0.1:')
+    expect((await get('/admin/reverseProxies/nope/haproxy', admin)).statusCode).toBe(404)
+    // nginx still wants its key file.
+    expect(
+      (await send('POST', '/admin/reverseProxies', { ...haproxy, key: 'edge-nginx-tls', webServerType: 'nginx' })).statusCode,
+    ).toBe(400)
+    expect((await send('DELETE', '/admin/reverseProxies/edge-haproxy')).statusCode).toBe(204)
+  })
+
   it('refuse a configuration with neither HTTP nor HTTPS, naming the field', async () => {
     const res = await send('POST', '/admin/reverseProxies', { ...proxy, useHttp: false })
     expect(res.statusCode).toBe(400)

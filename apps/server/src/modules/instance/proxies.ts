@@ -35,7 +35,22 @@ export async function deleteProxy(db: Db, key: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The name a generated configuration gives the proxy's upstream (nginx) or backend (haproxy). */
+export const proxyName = (proxy: ReverseProxy) => `trove_${proxy.key.replace(/[^A-Za-z0-9_]/g, '_')}`
+
+/** Every node the proxy sends to: the upstream URL (or this server) first, then the cluster's other nodes, each once. */
+export function proxyNodes(proxy: ReverseProxy, fallbackUpstream: string): { address: string; https: boolean }[] {
+  const nodes = new Map<string, boolean>()
+  for (const url of [proxy.upstreamUrl || fallbackUpstream, ...(proxy.clusterNodeUrls ?? [])]) {
+    const target = new URL(url)
+    const https = target.protocol === 'https:'
+    const address = `${target.hostname}:${target.port || (https ? '443' : '80')}`
+    if (!nodes.has(address)) nodes.set(address, https)
+  }
+  return [...nodes].map(([address, https]) => ({ address, https }))
+}
 
 /**
  * With several nodes, a request a node failed to answer (refused, reset or timed out before any
@@ -92,15 +107,8 @@ const COMMON = ['    client_max_body_size 0;', '    chunked_transfer_encoding on
  * repository, the repository as the first path segment, or one port per repository).
  */
 export function nginxConfig(proxy: ReverseProxy, fallbackUpstream: string): string {
-  const upstreamName = `trove_${proxy.key.replace(/[^A-Za-z0-9_]/g, '_')}`
-  const servers = [
-    ...new Set(
-      [proxy.upstreamUrl || fallbackUpstream, ...(proxy.clusterNodeUrls ?? [])].map((url) => {
-        const target = new URL(url)
-        return `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`
-      }),
-    ),
-  ]
+  const upstreamName = proxyName(proxy)
+  const servers = proxyNodes(proxy, fallbackUpstream).map((node) => node.address)
   const cluster = servers.length > 1
   const upstream = `http://${upstreamName}`
   const out: string[] = [
