@@ -4,14 +4,14 @@ export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 /**
- * Stubs fetch with answers chosen by the path the call goes to; unknown paths answer 404.
- * Returns the mock, to look at the calls made.
+ * Stubs fetch with answers chosen by the path the call goes to (each answer gets the call's init,
+ * to tell a PUT from a GET); unknown paths answer 404. Returns the mock, to look at the calls made.
  */
-export function stubFetch(routes: Record<string, () => Response | Promise<Response>>) {
-  const mock = vi.fn(async (url: URL | string) => {
+export function stubFetch(routes: Record<string, (init?: RequestInit) => Response | Promise<Response>>) {
+  const mock = vi.fn(async (url: URL | string, init?: RequestInit) => {
     const path = new URL(String(url), 'http://localhost').pathname
     const answer = routes[path]
-    return answer ? answer() : json(404, { errors: [{ status: 404, message: `Not found: ${path}` }] })
+    return answer ? answer(init) : json(404, { errors: [{ status: 404, message: `Not found: ${path}` }] })
   })
   vi.stubGlobal('fetch', mock)
   return mock

@@ -17,13 +17,13 @@ import {
 } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
 import { Messages } from '@trove/contracts/messages'
-import type { ReverseProxy } from '@trove/contracts/shell'
+import type { ReverseProxy, WebServerType } from '@trove/contracts/shell'
 import { type FormEvent, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import { SaveFooter } from '../../ui/SaveFooter'
 import {
   useDeleteReverseProxy,
-  useNginxConfig,
+  useProxyConfig,
   useReverseProxies,
   useReverseProxy,
   useSaveReverseProxy,
@@ -35,6 +35,9 @@ const METHOD_LABEL: Record<ReverseProxy['dockerReverseProxyMethod'], string> = {
   REPOPATHPREFIX: 'Repository path (server/repo/image)',
   PORTPERREPO: 'Port per repository',
 }
+const WEB_SERVER_LABEL: Record<WebServerType, string> = { nginx: 'nginx', haproxy: 'HAProxy' }
+/** The file an admin saves the configuration as: a conf.d file for nginx, one to append to haproxy.cfg for haproxy. */
+const configFileName = (key: string, webServer: WebServerType) => (webServer === 'haproxy' ? `${key}.cfg` : `${key}.conf`)
 
 /** proxies/configuration: the reverse proxies (the list is the default child). */
 export function ReverseProxyListPage() {
@@ -44,7 +47,7 @@ export function ReverseProxyListPage() {
     <>
       <PageHeader title="Reverse Proxy" breadcrumbs={BREADCRUMBS}>
         <Text c="dimmed" size="sm">
-          Put nginx in front of Trove: describe the proxy, then copy the configuration it generates.
+          Put nginx or HAProxy in front of Trove: describe the proxy, then copy the configuration it generates.
         </Text>
       </PageHeader>
       <Group justify="flex-end" mb="sm">
@@ -67,6 +70,7 @@ export function ReverseProxyListPage() {
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Server name</Table.Th>
+                <Table.Th>Web server</Table.Th>
                 <Table.Th>Docker access</Table.Th>
                 <Table.Th>Ports</Table.Th>
                 <Table.Th />
@@ -81,6 +85,7 @@ export function ReverseProxyListPage() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{p.serverName}</Table.Td>
+                  <Table.Td>{WEB_SERVER_LABEL[p.webServerType ?? 'nginx']}</Table.Td>
                   <Table.Td>{METHOD_LABEL[p.dockerReverseProxyMethod]}</Table.Td>
                   <Table.Td>
                     {[p.useHttp && `HTTP ${p.httpPort}`, p.useHttps && `HTTPS ${p.httpsPort}`].filter(Boolean).join(', ')}
@@ -118,14 +123,18 @@ const EMPTY: ReverseProxy = {
   sslCertificate: '',
   sslKey: '',
   upstreamUrl: '',
+  webServerType: 'nginx',
 }
 
-/** proxies/configuration/new and edit/:proxyName: the fields of operations §3, and the nginx file. */
+/** proxies/configuration/new and edit/:proxyName: the fields of operations §3, and the nginx or haproxy file. */
 export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: string; onSaved: (name: string) => void }) {
   const existing = useReverseProxy(proxyName)
   const save = useSaveReverseProxy()
-  const nginx = useNginxConfig(proxyName)
+  // The file shown is the saved proxy's: a web server picked but not saved yet has none to show.
+  const savedWebServer = existing.data?.webServerType ?? 'nginx'
+  const generated = useProxyConfig(proxyName, savedWebServer)
   const [p, setP] = useState<ReverseProxy>(EMPTY)
+  const webServer = p.webServerType ?? 'nginx'
   const [repos, setRepos] = useState('')
   const [nodes, setNodes] = useState('')
   const [touched, setTouched] = useState(false)
@@ -186,16 +195,28 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
                 error={serverError}
               />
             </Group>
+            <Radio.Group
+              label="Web server"
+              description="The one the configuration is written for"
+              value={webServer}
+              onChange={(v) => set({ webServerType: v as WebServerType })}
+            >
+              <Group mt={6}>
+                {Object.entries(WEB_SERVER_LABEL).map(([value, label]) => (
+                  <Radio key={value} value={value} label={label} />
+                ))}
+              </Group>
+            </Radio.Group>
             <TextInput
               label="Trove's internal URL"
-              description="Where nginx reaches Trove; empty: this server on 127.0.0.1"
+              description="Where the proxy reaches Trove; empty: this server on 127.0.0.1"
               placeholder="http://127.0.0.1:8080"
               value={p.upstreamUrl}
               onChange={(e) => set({ upstreamUrl: e.currentTarget.value })}
             />
             <TextInput
               label="Other cluster nodes"
-              description="Each node's own URL, separated by commas: nginx spreads requests over them and moves one a node fails to answer to the next"
+              description="Each node's own URL, separated by commas: the proxy spreads requests over them and moves one a node fails to answer to the next"
               placeholder="http://10.0.0.12:8080"
               value={nodes}
               onChange={(e) => setNodes(e.currentTarget.value)}
@@ -243,7 +264,16 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
                 onChange={(v) => set({ httpsPort: Number(v) || 443 })}
               />
             </Group>
-            {p.useHttps && (
+            {p.useHttps && webServer === 'haproxy' && (
+              <TextInput
+                label="Certificate file"
+                description="One PEM file with the certificate, its chain and its key"
+                placeholder="/etc/haproxy/certs/trove.pem"
+                value={p.sslCertificate}
+                onChange={(e) => set({ sslCertificate: e.currentTarget.value })}
+              />
+            )}
+            {p.useHttps && webServer === 'nginx' && (
               <Group grow>
                 <TextInput
                   label="Certificate file"
@@ -267,26 +297,43 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
           </Stack>
         </Card>
         {proxyName && (
-          <Card withBorder radius="md" padding="lg" component="section" aria-label="nginx configuration">
+          <Card
+            withBorder
+            radius="md"
+            padding="lg"
+            component="section"
+            aria-label={`${WEB_SERVER_LABEL[savedWebServer]} configuration`}
+          >
             <Group justify="space-between" mb="sm">
               <Title order={2} size="h4">
-                nginx configuration
+                {WEB_SERVER_LABEL[savedWebServer]} configuration
               </Title>
-              {nginx.data && (
-                <CopyButton value={nginx.data.config}>
-                  {({ copied, copy }) => (
-                    <Button size="xs" variant={copied ? 'light' : 'default'} onClick={copy}>
-                      {copied ? 'Copied' : 'Copy'}
-                    </Button>
-                  )}
-                </CopyButton>
+              {generated.data && (
+                <Group gap="xs">
+                  <CopyButton value={generated.data.config}>
+                    {({ copied, copy }) => (
+                      <Button size="xs" variant={copied ? 'light' : 'default'} onClick={copy}>
+                        {copied ? 'Copied' : 'Copy'}
+                      </Button>
+                    )}
+                  </CopyButton>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    component="a"
+                    href={`data:text/plain;charset=utf-8,${encodeURIComponent(generated.data.config)}`}
+                    download={configFileName(proxyName, savedWebServer)}
+                  >
+                    Download
+                  </Button>
+                </Group>
               )}
             </Group>
-            {nginx.isPending ? (
+            {generated.isPending ? (
               <Skeleton h={200} />
             ) : (
-              <Code block data-testid="nginx-config">
-                {nginx.data?.config}
+              <Code block data-testid={`${savedWebServer}-config`}>
+                {generated.data?.config}
               </Code>
             )}
           </Card>

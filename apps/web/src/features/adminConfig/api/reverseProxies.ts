@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { ReverseProxy } from '@trove/contracts/shell'
+import type { ReverseProxy, WebServerType } from '@trove/contracts/shell'
 import { apiRequest } from '../../../lib/api'
 
 const base = '/ui/admin/reverseProxies'
@@ -14,10 +14,16 @@ export const reverseProxyQuery = (name: string) =>
   queryOptions({ queryKey: ['adminConfig', 'reverseProxies', name], queryFn: () => getReverseProxy(name) })
 export const useReverseProxy = (name: string | undefined) => useQuery({ ...reverseProxyQuery(name ?? ''), enabled: !!name })
 
-export const getNginxConfig = (name: string) => apiRequest<{ config: string }>(`${base}/${encodeURIComponent(name)}/nginx`)
-export const nginxConfigQuery = (name: string) =>
-  queryOptions({ queryKey: ['adminConfig', 'reverseProxies', name, 'nginx'], queryFn: () => getNginxConfig(name) })
-export const useNginxConfig = (name: string | undefined) => useQuery({ ...nginxConfigQuery(name ?? ''), enabled: !!name })
+/** The configuration file a proxy's settings make for one web server (nginx or haproxy). */
+export const getProxyConfig = (name: string, webServer: WebServerType) =>
+  apiRequest<{ config: string }>(`${base}/${encodeURIComponent(name)}/${webServer}`)
+export const proxyConfigQuery = (name: string, webServer: WebServerType) =>
+  queryOptions({
+    queryKey: ['adminConfig', 'reverseProxies', name, webServer],
+    queryFn: () => getProxyConfig(name, webServer),
+  })
+export const useProxyConfig = (name: string | undefined, webServer: WebServerType) =>
+  useQuery({ ...proxyConfigQuery(name ?? '', webServer), enabled: !!name })
 
 export const saveReverseProxy = ({ original, proxy }: { original: string | null; proxy: ReverseProxy }) =>
   original
