@@ -72,9 +72,10 @@ export class ServerProcess {
     })
     const deadline = Date.now() + 60_000
     for (;;) {
-      const port = /Trove is running: http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout)?.[1]
-      if (port) {
-        this.port = Number(port)
+      // The line names TROVE_BASE_URL where that is set (a load balancer's): then the port is the one given.
+      const running = /Trove is running: http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout)?.[1]
+      if (running) {
+        this.port = env.TROVE_BASE_URL ? Number(env.TROVE_PORT) : Number(running)
         return
       }
       if (child.exitCode !== null || child.signalCode !== null) {

@@ -1,57 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import http from 'node:http'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen } from '../../test/clients.js'
+import { startS3, stopS3 } from '../../test/s3.js'
 import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
 import { buildApp } from '../app.js'
 import { ConfigError, loadConfig, type S3Settings } from '../config.js'
 import { BlobStore } from './blobStore.js'
 import { S3Objects } from './s3Objects.js'
-
-const S3RVER = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js')
-
-/** An S3-compatible server (s3rver, a process of its own) on a loopback port, its objects in `dir`. */
-async function startS3(dir: string, port?: number): Promise<{ server: ChildProcess; endpoint: string; port: number }> {
-  const chosen =
-    port ??
-    (await new Promise<number>((resolve) => {
-      const probe = http.createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as { port: number }).port
-        probe.close(() => resolve(p))
-      })
-    }))
-  const server = spawn(
-    process.execPath,
-    [S3RVER, '-d', dir, '-a', '127.0.0.1', '-p', String(chosen), '--silent', '--configure-bucket', 'trove'],
-    {
-      stdio: 'ignore',
-    },
-  )
-  const endpoint = `http://127.0.0.1:${chosen}`
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${endpoint}/`)
-      break
-    } catch (error) {
-      if (i > 200) throw error
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  }
-  return { server, endpoint, port: chosen }
-}
-
-const stopS3 = (server: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (server.exitCode !== null || server.signalCode !== null) return resolve()
-    server.once('exit', () => resolve())
-    server.kill('SIGKILL')
-  })
 
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
