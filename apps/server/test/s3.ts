@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 
 const S3RVER = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js')
 
-/** An S3-compatible server (s3rver, a process of its own) on a loopback port, its objects in `dir`. */
+/** An S3-compatible server (s3rver, a process of its own) on a loopback port, its objects in `dir`, with a bucket `trove`. */
 export async function startS3(dir: string, port?: number): Promise<{ server: ChildProcess; endpoint: string; port: number }> {
   const chosen =
     port ??
@@ -41,3 +42,33 @@ export const stopS3 = (server: ChildProcess) =>
     server.once('exit', () => resolve())
     server.kill('SIGKILL')
   })
+
+/** The settings that put a Trove's blobs in the test server's bucket `trove`, under `prefix`. */
+export const s3Env = (endpoint: string, prefix: string, extra: Record<string, string> = {}) => ({
+  TROVE_BLOB_STORE: `s3://trove/${prefix}`,
+  TROVE_S3_ENDPOINT: endpoint,
+  TROVE_S3_ACCESS_KEY_ID: 'S3RVER',
+  TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  TROVE_S3_FORCE_PATH_STYLE: 'true',
+  ...extra,
+})
+
+/** A client of the test server, as an operator's tools would see the bucket. */
+export const s3Client = (endpoint: string) =>
+  new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  })
+
+/** Every key of the bucket `trove`, sorted. */
+export async function bucketKeys(endpoint: string): Promise<string[]> {
+  const c = s3Client(endpoint)
+  try {
+    const listed = await c.send(new ListObjectsV2Command({ Bucket: 'trove' }))
+    return (listed.Contents ?? []).map((o) => o.Key as string).sort()
+  } finally {
+    c.destroy()
+  }
+}

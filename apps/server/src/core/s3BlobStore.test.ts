@@ -2,10 +2,10 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
-import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen } from '../../test/clients.js'
-import { startS3, stopS3 } from '../../test/s3.js'
+import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../test/s3.js'
 import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
 import { buildApp } from '../app.js'
 import { ConfigError, loadConfig, type S3Settings } from '../config.js'
@@ -27,28 +27,9 @@ describe('blobs in an S3-compatible bucket', () => {
   let t: TestApp
   let base: string
   let auth: { authorization: string }
-  const env = (extra: Record<string, string> = {}) => ({
-    TROVE_BLOB_STORE: 's3://trove/cluster-a',
-    TROVE_S3_ENDPOINT: s3.endpoint,
-    TROVE_S3_ACCESS_KEY_ID: 'S3RVER',
-    TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
-    TROVE_S3_FORCE_PATH_STYLE: 'true',
-    TROVE_S3_PRESIGN_ABOVE: '30m',
-    ...extra,
-  })
-  const client = () =>
-    new S3Client({
-      region: 'us-east-1',
-      endpoint: s3.endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    })
-  const keys = async () => {
-    const c = client()
-    const listed = await c.send(new ListObjectsV2Command({ Bucket: 'trove' }))
-    c.destroy()
-    return (listed.Contents ?? []).map((o) => o.Key as string).sort()
-  }
+  const env = (extra: Record<string, string> = {}) => s3Env(s3.endpoint, 'cluster-a', { TROVE_S3_PRESIGN_ABOVE: '30m', ...extra })
+  const client = () => s3Client(s3.endpoint)
+  const keys = () => bucketKeys(s3.endpoint)
   const put = (p: string, body: Buffer) =>
     fetch(`${base}/artifactory/files/${p}`, { method: 'PUT', headers: auth, body: new Uint8Array(body) })
 
