@@ -74,6 +74,9 @@ export interface Database {
   openpgp_keys: OpenPgpKeysTable
   debian_files: DebianFilesTable
   cluster_identity: ClusterIdentityTable
+  // the registry's chunked uploads with blobs in a bucket (migration 0130)
+  registry_uploads: RegistryUploadsTable
+  registry_upload_chunks: RegistryUploadChunksTable
 }
 
 /** A contact-us request (shell §3), kept whether or not its mail went out. */
@@ -779,4 +782,29 @@ export interface ClusterIdentityTable {
   id: string
   key_check: string
   created_at: number
+}
+
+/** A chunked registry upload in progress, when the blobs live in a bucket (formats/docker/bucketUploads.ts). */
+export interface RegistryUploadsTable {
+  id: string
+  repo_key: string
+  image: string
+  /** Bytes received so far: the sum of its chunks. */
+  size: number
+  /** 1 once a chunk broke off midway: the upload must start again. */
+  broken: number
+  /** The request writing it (`<node id>/<process>/<request>`), or null between requests. */
+  holder: string | null
+  /** When the holder took it or last said it is still writing. */
+  held_at: number | null
+  created_at: number
+  touched_at: number
+}
+
+/** A chunk of a registry upload: the object one request wrote, recorded once complete. */
+export interface RegistryUploadChunksTable {
+  upload_id: string
+  byte_offset: number
+  size: number
+  object_key: string
 }
