@@ -7,7 +7,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely'
 import { crashPoint } from './crashPoints.js'
 import { HttpError, storageFullAsHttp } from './errors.js'
 import { LaterChecksums, type LaterSums } from './laterChecksums.js'
-import type { S3Objects } from './s3Objects.js'
+import { isUploadObject, type S3Objects } from './s3Objects.js'
 import type { Database } from './schema.js'
 import { INLINE_HASH_BYTES, type LaterChecksum, StreamHasher } from './streamHasher.js'
 import { transferStarted } from './transfers.js'
@@ -183,7 +183,11 @@ function verifying(stream: Readable, sha256: string, size: number | undefined): 
 
 /** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
 export class ChecksumMismatch extends HttpError {
-  constructor(which: string, expected: string, actual: string) {
+  constructor(
+    readonly which: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
     super(400, `Checksum mismatch: the ${which} declared is ${expected} but the content's is ${actual}`, 'CHECKSUM_MISMATCH')
   }
 }
@@ -640,8 +644,9 @@ export class BlobStore {
       this.forget(sha256)
       freed++
     }
-    // Temp files and objects older than a day belong to uploads that died.
-    if (this.s3) await this.s3.removeTemp('', Date.now() - 24 * 60 * 60 * 1000)
+    // Temp files and objects older than a day belong to uploads that died; the objects of a
+    // registry upload in progress go with their upload, which may have begun days ago.
+    if (this.s3) await this.s3.removeTemp('', Date.now() - 24 * 60 * 60 * 1000, isUploadObject)
     for (const name of await fs.promises.readdir(this.tmp)) {
       const file = path.join(this.tmp, name)
       const stat = await fs.promises.stat(file).catch(() => undefined)

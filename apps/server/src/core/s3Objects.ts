@@ -22,6 +22,16 @@ const PARTS_IN_FLIGHT = 4
 /** The largest object one CopyObject copies; larger ones are copied part by part. */
 const COPY_MAX_BYTES = 5 * 1024 ** 3
 
+/**
+ * Temp objects of the registry's chunked uploads are named `upload-<id>/…`: they live as long as
+ * their upload does (formats/docker/bucketUploads.ts removes them), whatever their age.
+ */
+export const UPLOAD_OBJECTS = 'upload-'
+/** A temp object's name (its key after `<prefix>tmp/`) is one of a registry upload's. */
+export const isUploadObject = (name: string) => name.startsWith(UPLOAD_OBJECTS)
+/** The name prefix of one registry upload's temp objects. */
+export const uploadObjects = (id: string) => `${UPLOAD_OBJECTS}${id}/`
+
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey')
@@ -60,6 +70,11 @@ export class S3Objects {
 
   tempKey(name: string): string {
     return `${this.settings.prefix}tmp/${name}`
+  }
+
+  /** A temp key's name (what follows `<prefix>tmp/`). */
+  private tempName(key: string): string {
+    return key.slice(this.tempKey('').length)
   }
 
   /**
@@ -191,9 +206,13 @@ export class S3Objects {
 
   /**
    * Removes temp objects and aborts multipart uploads under `<prefix>tmp/<namePrefix>` that began
-   * before `before` (ms); returns how many.
+   * before `before` (ms), except those whose name `spare` keeps; returns how many.
    */
-  async removeTemp(namePrefix: string, before = Number.POSITIVE_INFINITY): Promise<number> {
+  async removeTemp(
+    namePrefix: string,
+    before = Number.POSITIVE_INFINITY,
+    spare: (name: string) => boolean = () => false,
+  ): Promise<number> {
     const prefix = this.tempKey(namePrefix)
     let removed = 0
     let token: string | undefined
@@ -203,6 +222,7 @@ export class S3Objects {
       )
       for (const object of page.Contents ?? []) {
         if (!object.Key || (object.LastModified && object.LastModified.getTime() >= before)) continue
+        if (spare(this.tempName(object.Key))) continue
         await this.delete(object.Key)
         removed++
       }
@@ -212,6 +232,7 @@ export class S3Objects {
       const uploads = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.settings.bucket, Prefix: prefix }))
       for (const u of uploads.Uploads ?? []) {
         if (!u.Key || !u.UploadId || (u.Initiated && u.Initiated.getTime() >= before)) continue
+        if (spare(this.tempName(u.Key))) continue
         await this.client.send(
           new AbortMultipartUploadCommand({ Bucket: this.settings.bucket, Key: u.Key, UploadId: u.UploadId }),
         )
