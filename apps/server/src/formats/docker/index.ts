@@ -1,5 +1,4 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import { Readable, Transform } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
@@ -14,7 +13,7 @@ import type { Format, FormatContext } from '../types.js'
 import { OciError, sendOciError } from './errors.js'
 import { configSummary, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
 import { REGISTRY_TOKEN_TTL_S, RegistryTokens } from './tokens.js'
-import { type HeldUpload, Uploads } from './uploads.js'
+import { type HeldUpload, type UploadStore, Uploads } from './uploads.js'
 import { fetchBlob, fetchManifest } from './upstream.js'
 
 const TYPE = 'docker'
@@ -46,7 +45,7 @@ const dockerRoutes =
   async (app) => {
     rawBodies(app)
     const tokens = new RegistryTokens(fctx.secrets.derive('registry tokens'))
-    const uploads = new Uploads(fctx.blobs)
+    const uploads: UploadStore = new Uploads(fctx.blobs)
     const recovered = await uploads.recover()
     if (recovered > 0) app.log.info({ uploads: recovered }, 'removed uploads that dead requests left')
     app.addHook('onClose', async () => uploads.close())
@@ -626,28 +625,19 @@ const dockerRoutes =
 
     async function finishUpload(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {
       const { upload, principal } = await heldUpload(request, reply, repo, image, id)
-      let hex: string
-      let done: Awaited<ReturnType<HeldUpload['finish']>>
+      let blob: BlobInfo
       try {
         const digest = (request.query as { digest?: string }).digest
         if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
-        hex = hexOf(digest)
+        const hex = hexOf(digest)
         checkRange(request, reply, upload)
         if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes)
-        done = await upload.finish()
+        blob = await upload.finish(hex)
       } finally {
         await upload.release()
       }
-      if (done.digests.sha256 !== hex) {
-        await fs.promises.rm(done.file, { force: true })
-        const digest = `sha256:${hex}`
-        throw new OciError(400, 'DIGEST_INVALID', `The upload's digest is sha256:${done.digests.sha256}, not ${digest}`, {
-          digest,
-        })
-      }
-      const blob = await fctx.blobs.adopt(done.file, { ...done.digests, size: done.size })
       await recordBlob(upload.repoKey, image, blob, principal)
-      return blobCreated(reply, upload.repoKey, image, hex)
+      return blobCreated(reply, upload.repoKey, image, blob.sha256)
     }
 
     async function uploadStatus(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, id: string) {

@@ -3,15 +3,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { BlobFileWriter, type BlobStore, hashingStream } from '../../core/blobStore.js'
+import { BlobFileWriter, type BlobInfo, type BlobStore, hashingStream } from '../../core/blobStore.js'
 import { isStorageFull, storageFullAsHttp } from '../../core/errors.js'
 import { type Digests, StreamHasher } from '../../core/streamHasher.js'
 import { OciError } from './errors.js'
 
 /**
- * Chunked blob uploads of the registry (POST, then PATCH … and PUT, or DELETE). An upload lives on
- * disk, in the blob store's temp dir, so that any worker process of the node (or any node sharing
- * the data dir) can take its next request:
+ * Chunked blob uploads of the registry (POST, then PATCH … and PUT, or DELETE), with the blobs on
+ * the local disk. An upload lives on disk, in the blob store's temp dir, so that any worker
+ * process of the node (or any node sharing the data dir) can take its next request:
  *
  * - `upload-<id>`: the bytes received so far;
  * - `upload-<id>.json`: where they go (repository and image), or that a chunk broke off;
@@ -45,10 +45,10 @@ interface LockOwner {
   pid: number
 }
 
-const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const DAY_MS = 24 * 3600_000
+export const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+export const DAY_MS = 24 * 3600_000
 /** How often a process forgets the uploads it holds that others finished, and drops expired ones. */
-const SWEEP_MS = 60_000
+export const SWEEP_MS = 60_000
 
 /** An upload held by one request: write it, finish it or cancel it, then release it. */
 export interface HeldUpload {
@@ -59,14 +59,34 @@ export interface HeldUpload {
   readonly size: number
   /** Appends a request body, hashing as it streams (413 past `limit`). */
   append(body: Readable, limit: number): Promise<void>
-  /** Ends the upload for every process: its digests and the temp file that holds it (now the caller's). */
-  finish(): Promise<{ digests: Digests; size: number; file: string }>
+  /**
+   * Ends the upload for every process: its content, checked against the `sha256` the client named,
+   * goes into the blob store (400 DIGEST_INVALID and nothing stored when it does not match).
+   */
+  finish(sha256: string): Promise<BlobInfo>
   /** Removes the upload for every process. */
   cancel(): Promise<void>
   release(): Promise<void>
 }
 
-export class Uploads {
+/**
+ * Where the registry keeps its chunked uploads: files of the blob store's temp dir (`Uploads`, for
+ * blobs on the local disk) or rows and objects of the bucket (`BucketUploads`), picked where the
+ * registry is built.
+ */
+export interface UploadStore {
+  /** Start-up recovery: removes the uploads dead requests of this node left; how many. */
+  recover(): Promise<number>
+  /** Starts an upload; its id. */
+  create(repoKey: string, image: string): Promise<string>
+  /** Bytes received so far (an upload's status), without holding the upload. */
+  received(id: string, repoKey: string, image: string): Promise<number>
+  /** Takes an upload for one request; 416 while another request (of any process) writes it. */
+  hold(id: string, repoKey: string, image: string): Promise<HeldUpload>
+  close(): void
+}
+
+export class Uploads implements UploadStore {
   private readonly sessions = new Map<string, Session>()
   private readonly sweeper: NodeJS.Timeout
 
@@ -178,19 +198,23 @@ export class Uploads {
         return session.size
       },
       append: (body, limit) => this.append(id, session, body, limit),
-      finish: async () => {
+      finish: async (sha256) => {
         // The upload ends here for every process: the record goes first.
         this.sessions.delete(id)
         await fs.promises.rm(this.recordFile(id), { force: true })
+        let digests: Digests
         try {
           const onDisk = await this.sizeOnDisk(id)
           if (onDisk !== session.size) throw broke()
-          return { digests: await session.hasher.digest(), size: session.size, file: session.file }
+          digests = await session.hasher.digest()
+          if (digests.sha256 !== sha256) throw digestMismatch(sha256, digests.sha256)
         } catch (error) {
           session.hasher.dispose()
           await fs.promises.rm(session.file, { force: true })
           throw error
         }
+        // The temp file is the blob store's now: renamed into place.
+        return this.blobs.adopt(session.file, { ...digests, size: session.size })
       },
       cancel: () => this.remove(id),
       release,
@@ -352,6 +376,11 @@ export class Uploads {
   }
 }
 
-const unknown = (id: string) => new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
-const inUse = () => new OciError(416, 'BLOB_UPLOAD_INVALID', 'Another chunk of this upload is being written')
-const broke = () => new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
+/** The answer to an upload whose content is not the digest its client named: nothing of it is stored. */
+export const digestMismatch = (sha256: string, actual: string) =>
+  new OciError(400, 'DIGEST_INVALID', `The upload's digest is sha256:${actual}, not sha256:${sha256}`, {
+    digest: `sha256:${sha256}`,
+  })
+export const unknown = (id: string) => new OciError(404, 'BLOB_UPLOAD_UNKNOWN', `Upload ${id} is not in progress`)
+export const inUse = () => new OciError(416, 'BLOB_UPLOAD_INVALID', 'Another chunk of this upload is being written')
+export const broke = () => new OciError(400, 'BLOB_UPLOAD_INVALID', 'A chunk of this upload broke off; start the upload again')
