@@ -470,19 +470,14 @@ export class BlobStore {
   }
 
   /**
-   * Takes a temp file a caller wrote and hashed itself (a chunked upload): fsyncs it, checks what
-   * was declared, and renames it into place (or drops it when the content is already stored).
+   * Takes a temp file a caller wrote and hashed itself (a chunked upload on the local disk): fsyncs
+   * it, checks what was declared, and renames it into place (or drops it when the content is
+   * already stored). With a bucket, chunked uploads are objects and finish through `put`.
    */
   async adopt(tmpFile: string, info: BlobInfo, expected: Expected = {}): Promise<BlobInfo> {
     if (this.s3) {
-      const tempKey = this.s3.tempKey(`${this.owner}~${path.basename(tmpFile)}`)
-      try {
-        await this.s3.upload(tempKey, fs.createReadStream(tmpFile))
-      } finally {
-        await fs.promises.rm(tmpFile, { force: true })
-      }
-      await this.keepInBucket(tempKey, info, expected)
-      return info
+      await fs.promises.rm(tmpFile, { force: true })
+      throw new Error('adopt: a blob store in a bucket takes no local files')
     }
     try {
       await syncFile(tmpFile)

@@ -10,6 +10,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
 import { rawBodies, readBody } from '../http.js'
 import type { Format, FormatContext } from '../types.js'
+import { BucketUploads } from './bucketUploads.js'
 import { OciError, sendOciError } from './errors.js'
 import { configSummary, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
 import { REGISTRY_TOKEN_TTL_S, RegistryTokens } from './tokens.js'
@@ -45,7 +46,11 @@ const dockerRoutes =
   async (app) => {
     rawBodies(app)
     const tokens = new RegistryTokens(fctx.secrets.derive('registry tokens'))
-    const uploads: UploadStore = new Uploads(fctx.blobs)
+    // With the blobs in a bucket, an upload's state is in the database and its bytes in the bucket,
+    // so each of its requests may reach another node; on the local disk, files of the temp dir.
+    const uploads: UploadStore = fctx.blobs.s3
+      ? new BucketUploads(fctx.blobs, fctx.db.kysely, fctx.config.node.id, (err, message) => app.log.warn({ err }, message))
+      : new Uploads(fctx.blobs)
     const recovered = await uploads.recover()
     if (recovered > 0) app.log.info({ uploads: recovered }, 'removed uploads that dead requests left')
     app.addHook('onClose', async () => uploads.close())
