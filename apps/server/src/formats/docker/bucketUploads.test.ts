@@ -89,11 +89,15 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
     work = tempDir('trove-oci-')
   }, 60_000)
   afterAll(async () => {
-    await b?.close()
-    await a?.close()
-    if (s3) await stopS3(s3.server)
-    for (const dir of [s3dir, dirB, work]) if (dir) fs.rmSync(dir, { recursive: true, force: true })
-  })
+    try {
+      await b?.close()
+      await a?.close()
+    } finally {
+      // The bucket server is a process of its own: it stops whatever the apps did.
+      if (s3) await stopS3(s3.server)
+      for (const dir of [s3dir, dirB, work]) if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it('takes a chunked upload whose requests alternate between the nodes, and serves the blob from either', async () => {
     // The first chunk takes two parts of a multipart upload (16 MB each).
@@ -179,15 +183,19 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
       req.write(data.subarray(0, 1024 * 1024))
       finishFirst = () => req.end(data.subarray(1024 * 1024))
     })
-    await new Promise((r) => setTimeout(r, 300))
-    const second = await http('b', 'PATCH', location, Buffer.from('other'), octets)
-    expect(second.status).toBe(416)
-    expect(await codeOf(second)).toBe('BLOB_UPLOAD_INVALID')
-    const cancel = await http('b', 'DELETE', location)
-    expect(cancel.status).toBe(416)
-    const status = await http('b', 'GET', location)
-    expect(status.status).toBe(204)
-    finishFirst()
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      const second = await http('b', 'PATCH', location, Buffer.from('other'), octets)
+      expect(second.status).toBe(416)
+      expect(await codeOf(second)).toBe('BLOB_UPLOAD_INVALID')
+      const cancel = await http('b', 'DELETE', location)
+      expect(cancel.status).toBe(416)
+      const status = await http('b', 'GET', location)
+      expect(status.status).toBe(204)
+    } finally {
+      // Ended whatever the checks said, so that the apps can close.
+      finishFirst()
+    }
     expect(await first).toBe(202)
     const done = await http('b', 'PUT', `${location}?digest=sha256:${sha256(data)}`)
     expect(done.status).toBe(201)
@@ -252,7 +260,8 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
 
   it('removes uploads idle for a day and objects of uploads that are gone, spares a live upload whatever its age, removes at start what a dead process held, and takes over a quiet hold', async () => {
     const objects = new S3Objects(a.config.repositories.s3 as S3Settings)
-    const store = new BlobStore(tempDir(), db(), 1 << 30, undefined, 'sweeper', objects)
+    const storeDir = tempDir()
+    const store = new BlobStore(storeDir, db(), 1 << 30, undefined, 'sweeper', objects)
     const sweeper = new BucketUploads(store, db(), 'sweeper')
     try {
       const idle = await start('a', 'idle')
@@ -321,6 +330,7 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
       sweeper.close()
       await store.close()
       objects.destroy()
+      fs.rmSync(storeDir, { recursive: true, force: true })
     }
   }, 60_000)
 
