@@ -167,7 +167,7 @@ export const operationsRoutes =
       )
     }
 
-    // Node-to-node: a peer asks this node for its own logs, signed with the cluster secret.
+    // Node-to-node: a peer asks this node for its own logs, signed with the cluster's node-call key.
     await app.register(async (plugin) => {
       const peer = plugin.withTypeProvider<ZodTypeProvider>()
       peer.addHook('onRequest', async (request) => {
