@@ -55,13 +55,17 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
     await one.close()
   })
 
+  // Each test first waits until node two has heard of the writes before the one it checks: a
+  // notification of an earlier write arriving late would otherwise pass for the one awaited.
   it('a token revoked on node one is refused by node two as soon as node two hears of it', async () => {
+    const madeHeard = heardOnTwo(['tokens'])
     const made = await one.fastify.inject({
       method: 'POST',
       url: '/ui/api/v1/ui/userIdentifyToken/admin',
       headers: sessionHeaders(admin),
       payload: { expiresIn: 600 },
     })
+    await madeHeard
     const bearer = { authorization: `Bearer ${made.json().access_token}` }
     const onTwo = () => two.fastify.inject({ url: '/ui/api/v1/ui/userIdentifyToken', headers: bearer }).then((r) => r.statusCode)
     expect(await onTwo()).toBe(200) // now cached on node two
@@ -99,7 +103,9 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       const res = await two.fastify.inject({ url: '/api/npm/npm-shared/shared-lib', headers: bearer })
       return Object.keys(res.json().versions ?? {})
     }
+    const firstHeard = heardOnTwo(['package_versions'])
     await publish('1.0.0')
+    await firstHeard
     expect(await versionsOnTwo()).toEqual(['1.0.0']) // now cached on node two
     const heard = heardOnTwo(['package_versions'])
     await publish('1.1.0')
