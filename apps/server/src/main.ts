@@ -67,8 +67,10 @@ async function main(): Promise<void> {
   } else if (app.firstAdmin) {
     lines.push(`First start: sign in as "${app.firstAdmin.name}" with the password from TROVE_ADMIN_PASSWORD`)
   }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`)
+  // The stop handlers first: a SIGTERM sent as soon as the line is read (a supervisor, a test) must
+  // find them, not the default action of a signal nobody listens to, which kills at once.
   installStop(app, config, early)
+  process.stdout.write(`\n${lines.join('\n')}\n\n`)
 }
 
 function installStop(

@@ -66,7 +66,9 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
   beforeAll(async () => {
     s3dir = tempDir('trove-s3-')
     s3 = await startS3(s3dir)
-    a = await createTestApp({ ...s3Env(s3.endpoint, 'shared'), TROVE_NODE_ID: 'node-a' })
+    // Nodes without a shared data dir share the master key (their registry tokens, sealed secrets).
+    const masterKey = crypto.randomBytes(32).toString('base64')
+    a = await createTestApp({ ...s3Env(s3.endpoint, 'shared'), TROVE_NODE_ID: 'node-a', TROVE_MASTER_KEY: masterKey })
     dirB = tempDir('trove-node-b-')
     // SQLite: the one database file, seen from the second node's own data dir.
     if (!a.config.databaseUrl) fs.symlinkSync(path.join(a.dataDir, 'trove.db'), path.join(dirB, 'trove.db'))
@@ -77,6 +79,7 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
         TROVE_LOG_STDOUT: 'false',
         TROVE_WEB_DIR: path.join(dirB, 'no-console'),
         TROVE_NODE_ID: 'node-b',
+        TROVE_MASTER_KEY: masterKey,
         ...s3Env(s3.endpoint, 'shared'),
       }),
     )
