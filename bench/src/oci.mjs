@@ -27,15 +27,15 @@ function sha256File(file) {
   })
 }
 
-/** An OCI image layout with one 1 GB layer: random bytes in a stored (level 0) gzip stream. */
-async function buildLayout(dir) {
+/** An OCI image layout with one layer of `mb` MB (1 GB unless told): random bytes in a stored (level 0) gzip stream. */
+export async function buildLayout(dir, mb = LAYER_MB) {
   const layout = path.join(dir, 'layout')
   const blobs = path.join(layout, 'blobs', 'sha256')
   fs.mkdirSync(blobs, { recursive: true })
   const raw = path.join(dir, 'layer')
   const block = crypto.randomBytes(1 << 20)
   async function* source() {
-    for (let i = 0; i < LAYER_MB; i++) {
+    for (let i = 0; i < mb; i++) {
       block.writeUInt32LE(i, 0)
       yield block
     }
@@ -120,7 +120,7 @@ async function sampled(pid, fn) {
 }
 
 /** Where pulled copies go: memory (tmpfs) when there is room, so the client's disk does not set the pace. */
-function pullRoot(work) {
+export function pullRoot(work) {
   try {
     const { bavail, bsize } = fs.statfsSync('/dev/shm')
     if (bavail * bsize > 3 * 1024 ** 3) return fs.mkdtempSync('/dev/shm/trove-bench-oci-')
