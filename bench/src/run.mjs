@@ -4,6 +4,7 @@ import { benchAbuse } from './abuse.mjs'
 import { benchAccess } from './access.mjs'
 import { benchArtifactTree } from './artifactTree.mjs'
 import { benchCargo } from './cargo.mjs'
+import { benchCluster } from './cluster.mjs'
 import { benchClusterKill } from './clusterKill.mjs'
 import { benchDistribution } from './distribution.mjs'
 import { benchFoundation } from './foundation.mjs'
@@ -40,6 +41,7 @@ const suites = {
   restore: benchRestore,
   reliability: benchReliability,
   'cluster-kill': benchClusterKill,
+  cluster: benchCluster,
   distribution: benchDistribution,
 }
 

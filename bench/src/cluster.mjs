@@ -1,0 +1,230 @@
+// npm run bench -- cluster: Trove scaled out, on one machine. Three built nodes on one PostgreSQL
+// server of the bench's own and one S3-compatible bucket (s3rver), one master key, behind haproxy
+// run from the configuration Trove generates; then:
+//
+// 1. a mixed load (npm, PyPI, OCI reads and 2% generic deploys, clusterData.mjs) with autocannon
+//    through haproxy to one node and to all three, in alternating rounds: req/s, p50 and p99, and
+//    the CPU every process took (/proc), so the table shows what a request costs and where the
+//    machine is full; then each kind of request alone on one node;
+// 2. a write on node a (an npm publish, a token revoked) and the time until b and c see it;
+// 3. a large layer pushed and pulled with skopeo, a node on the bucket against a node on its local
+//    disk (another database of the same PostgreSQL server), and each kind of request alone on the
+//    latter too.
+//
+// TROVE_BENCH_CLUSTER_LOAD_S (default 15) seconds per measured load, TROVE_BENCH_CLUSTER_ROUNDS
+// (default 2) rounds of each, as fast as it goes and at TROVE_BENCH_CLUSTER_RATE (default 60)
+// requests a second per node; TROVE_BENCH_CLUSTER_KIND_S (default 5) seconds per kind alone;
+// TROVE_BENCH_CLUSTER_CHANGES (default 50) writes of each sort; TROVE_BENCH_CLUSTER_BLOB_MB
+// (default 1024) and TROVE_BENCH_CLUSTER_BLOB_ROUNDS (default 3) for the layer. Needs PostgreSQL's
+// binaries, haproxy and skopeo.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pushPullRounds, skopeoClient, summarize } from './clusterBlob.mjs'
+import { publishSeen, revocationSeen } from './clusterChanges.mjs'
+import { accessToken, npmPublish, registryToken, seed } from './clusterData.mjs'
+import { costByRate, kindCosts, load, warmUp } from './clusterLoad.mjs'
+import { HAPROXY, PG_BIN, startHaproxy, startPostgres, startS3 } from './clusterProcesses.mjs'
+import { blobRows, changeRows, costByRateRow, kindRows, loadRows, rateRow } from './clusterRows.mjs'
+import { freePort, signInAdmin, startServer } from './server.mjs'
+
+const LOAD_S = Number(process.env.TROVE_BENCH_CLUSTER_LOAD_S ?? 15)
+const ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_ROUNDS ?? 2)
+const RATE = Number(process.env.TROVE_BENCH_CLUSTER_RATE ?? 60)
+const KIND_S = Number(process.env.TROVE_BENCH_CLUSTER_KIND_S ?? 5)
+const CHANGES = Number(process.env.TROVE_BENCH_CLUSTER_CHANGES ?? 50)
+const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
+const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
+/** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
+const WARM_S = 3
+const FIRST_WARM_S = 10
+const ADMIN_PASSWORD = 'bench-admin-password'
+
+/** Trove's haproxy configuration for `first` and `others`, listening on `port`, generated through `api`. */
+async function haproxyConfig(api, session, key, port, first, others) {
+  const made = await fetch(`${api}/ui/api/v1/ui/admin/reverseProxies`, {
+    method: 'POST',
+    headers: session,
+    body: JSON.stringify({
+      key,
+      webServerType: 'haproxy',
+      serverName: '127.0.0.1',
+      dockerReverseProxyMethod: 'REPOPATHPREFIX',
+      reverseProxyRepositories: [],
+      useHttp: true,
+      useHttps: false,
+      httpPort: port,
+      httpsPort: 443,
+      sslCertificate: '',
+      sslKey: '',
+      upstreamUrl: first,
+      clusterNodeUrls: others,
+    }),
+  })
+  if (made.status !== 201) throw new Error(`reverse proxy ${key}: ${made.status} ${await made.text()}`)
+  const res = await fetch(`${api}/ui/api/v1/ui/admin/reverseProxies/${key}/haproxy`, { headers: session })
+  return (await res.json()).config
+}
+
+/** A node's admin token, what the load reads stored through it, and a registry token for its images. */
+async function prepare(node) {
+  const session = await signInAdmin(node.url, ADMIN_PASSWORD)
+  const { token } = await accessToken(node.url, session)
+  const data = await seed(node.url, token)
+  const bearer = () =>
+    registryToken(
+      node.url,
+      token,
+      data.images.map((i) => `repository:docker-local/${i.image}:pull`),
+    )
+  return { session, token, data, bearer }
+}
+
+export async function benchCluster(row) {
+  if (!PG_BIN || !HAPROXY) {
+    row('cluster', 'n/a', '', '', false, 'PostgreSQL binaries (/usr/lib/postgresql) and haproxy are needed')
+    return
+  }
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-cluster-'))
+  const stops = []
+  const dir = (name) => {
+    fs.mkdirSync(path.join(work, name))
+    return path.join(work, name)
+  }
+  try {
+    const postgres = await startPostgres()
+    stops.push(() => postgres.stop())
+    await postgres.createDatabase('trove_cluster')
+    await postgres.createDatabase('trove_disk')
+    const s3 = await startS3(dir('s3'))
+    stops.push(() => s3.stop('SIGKILL'))
+
+    const ids = ['a', 'b', 'c']
+    const ports = await Promise.all(ids.map(() => freePort()))
+    const [lb1Port, lb3Port] = [await freePort(), await freePort()]
+    const lb1 = `http://127.0.0.1:${lb1Port}`
+    const lb3 = `http://127.0.0.1:${lb3Port}`
+    const common = { TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, TROVE_UPLOAD_MAX_SIZE: String(4 * 1024 ** 3) }
+    // The cluster's database, bucket and master key.
+    const shared = {
+      ...common,
+      TROVE_DATABASE_URL: postgres.url('trove_cluster'),
+      TROVE_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
+      TROVE_BLOB_STORE: 's3://trove/cluster',
+      TROVE_S3_ENDPOINT: s3.endpoint,
+      TROVE_S3_ACCESS_KEY_ID: 'S3RVER',
+      TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+      TROVE_S3_FORCE_PATH_STYLE: 'true',
+    }
+    const env = (i) => ({
+      ...shared,
+      TROVE_DATA_DIR: dir(`node-${ids[i]}`),
+      TROVE_PORT: String(ports[i]),
+      TROVE_NODE_ID: ids[i],
+      TROVE_BASE_URL: lb3,
+      TROVE_TRUST_PROXY: 'true',
+    })
+    // The first node migrates the database and makes the administrator; the others join it.
+    const a = await startServer(env(0))
+    stops.push(() => a.stop())
+    const rest = await Promise.all([1, 2].map((i) => startServer(env(i))))
+    for (const node of rest) stops.push(() => node.stop())
+    const nodes = [a, ...rest]
+
+    const { session, token, data, bearer } = await prepare(a)
+    const one = await haproxyConfig(a.url, session, 'one', lb1Port, a.url, [])
+    const others = rest.map((n) => n.url)
+    const three = await haproxyConfig(a.url, session, 'three', lb3Port, a.url, others)
+    const haproxy1 = await startHaproxy(path.join(work, 'one.cfg'), one, lb1)
+    stops.push(() => haproxy1.stop())
+    const haproxy3 = await startHaproxy(path.join(work, 'three.cfg'), three, lb3)
+    stops.push(() => haproxy3.stop())
+
+    // 1. The mixed load, one node and three in turn, the order alternating between rounds; every
+    // node has served the mix before the first round.
+    const results = { 1: [], 3: [] }
+    const cluster = { nodes: nodes.map((n) => n.pid), postgres, s3rver: s3.pid }
+    await warmUp(lb3, data, token, await bearer(), FIRST_WARM_S)
+    const atRate = { 1: [], 3: [] }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
+        const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
+        const procs = { ...cluster, haproxy: haproxy.pid }
+        results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S))
+        // The same request rate on each node: what a request costs with one node or three, the
+        // amortization of each node's own fixed costs aside.
+        atRate[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, RATE * n))
+      }
+    }
+    loadRows(row, results, LOAD_S)
+    rateRow(row, atRate, RATE)
+    // Node a alone, directly: its cost per request as its rate grows, then each kind of request alone.
+    const alone = { ...cluster, nodes: [a.pid] }
+    costByRateRow(row, await costByRate(a.url, alone, data, token, await bearer(), [10, 30, 100, 300], KIND_S), KIND_S)
+    const kindsOnS3 = await kindCosts(a.url, alone, data, token, await bearer(), KIND_S)
+
+    // 2. Writes on a, seen by b and c.
+    await npmPublish(a.url, token, 'prop-pkg', '1.0.0')
+    const published = []
+    const revoked = []
+    for (let i = 0; i < CHANGES; i++) published.push(await publishSeen(a, rest, token, `2.0.${i}`))
+    for (let i = 0; i < CHANGES; i++) revoked.push(await revocationSeen(a, rest, token))
+    changeRows(row, [
+      ['npm publish on a, served by b and c', published],
+      ['token revoked on a, refused by b and c', revoked],
+    ])
+    await haproxy1.stop()
+    await haproxy3.stop()
+    for (const node of nodes) await node.stop()
+
+    // 3. A node on the bucket and a node on its local disk, each reached directly (its own URL as
+    // base URL, where the registry sends clients for tokens).
+    const bucket = await startServer({ ...shared, TROVE_DATA_DIR: dir('node-s3'), TROVE_NODE_ID: 's3' })
+    stops.push(() => bucket.stop())
+    const disk = await startServer({
+      ...common,
+      TROVE_DATA_DIR: dir('node-disk'),
+      TROVE_NODE_ID: 'disk',
+      TROVE_DATABASE_URL: postgres.url('trove_disk'),
+    })
+    stops.push(() => disk.stop())
+    const onDisk = await prepare(disk)
+    const kindsOnDisk = await kindCosts(
+      disk.url,
+      { nodes: [disk.pid], postgres, s3rver: s3.pid },
+      onDisk.data,
+      onDisk.token,
+      await onDisk.bearer(),
+      KIND_S,
+    )
+    kindRows(row, kindsOnS3, kindsOnDisk)
+
+    const { skopeo, version } = await skopeoClient()
+    const host = (node) => node.url.replace('http://', '')
+    const blobs = await pushPullRounds({
+      targets: [
+        { name: 's3', host: host(bucket), dataDir: bucket.dataDir, pid: bucket.pid },
+        { name: 'disk', host: host(disk), dataDir: disk.dataDir, pid: disk.pid },
+      ],
+      s3Pid: s3.pid,
+      s3Endpoint: s3.endpoint,
+      password: ADMIN_PASSWORD,
+      rounds: BLOB_ROUNDS,
+      mb: BLOB_MB,
+      work,
+      skopeo,
+    })
+    blobRows(row, {
+      onS3: summarize(blobs.s3),
+      onDisk: summarize(blobs.disk),
+      bucket: blobs.bucket,
+      mb: BLOB_MB,
+      rounds: BLOB_ROUNDS,
+      version,
+    })
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {})
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}
