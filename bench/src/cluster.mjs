@@ -24,9 +24,9 @@ import path from 'node:path'
 import { pushPullRounds, skopeoClient, summarize } from './clusterBlob.mjs'
 import { publishSeen, revocationSeen } from './clusterChanges.mjs'
 import { accessToken, npmPublish, registryToken, seed } from './clusterData.mjs'
-import { costByRate, kindCosts, load, warmUp } from './clusterLoad.mjs'
+import { costByRate, crossNodeWrites, kindCosts, load, warmUp } from './clusterLoad.mjs'
 import { HAPROXY, PG_BIN, startHaproxy, startPostgres, startS3 } from './clusterProcesses.mjs'
-import { blobRows, changeRows, costByRateRow, kindRows, loadRows, rateRow } from './clusterRows.mjs'
+import { blobRows, changeRows, costByRateRow, crossNodeWritesRow, kindRows, loadRows, rateRow } from './clusterRows.mjs'
 import { freePort, signInAdmin, startServer } from './server.mjs'
 
 const LOAD_S = Number(process.env.TROVE_BENCH_CLUSTER_LOAD_S ?? 15)
@@ -88,6 +88,7 @@ export async function benchCluster(row) {
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-cluster-'))
   const stops = []
+  let s3
   const dir = (name) => {
     fs.mkdirSync(path.join(work, name))
     return path.join(work, name)
@@ -97,7 +98,7 @@ export async function benchCluster(row) {
     stops.push(() => postgres.stop())
     await postgres.createDatabase('trove_cluster')
     await postgres.createDatabase('trove_disk')
-    const s3 = await startS3(dir('s3'))
+    s3 = await startS3(dir('s3'), ['cluster/'])
     stops.push(() => s3.stop('SIGKILL'))
 
     const ids = ['a', 'b', 'c']
@@ -174,6 +175,10 @@ export async function benchCluster(row) {
       ['npm publish on a, served by b and c', published],
       ['token revoked on a, refused by b and c', revoked],
     ])
+    // What those notifications cost the nodes that hear them.
+    const crossRate = 1000
+    const cross = await crossNodeWrites(a.url, rest[0].url, alone, data, token, await bearer(), crossRate, [0, 10, 40], KIND_S)
+    crossNodeWritesRow(row, cross, crossRate)
     await haproxy1.stop()
     await haproxy3.stop()
     for (const node of nodes) await node.stop()
@@ -223,8 +228,27 @@ export async function benchCluster(row) {
       rounds: BLOB_ROUNDS,
       version,
     })
+  } catch (error) {
+    // The rows measured so far are kept; what the nodes logged as errors says why it stopped.
+    for (const name of fs.readdirSync(work).filter((n) => n.startsWith('node-'))) {
+      for (const line of nodeErrors(path.join(work, name))) console.error(`${name}: ${line}`)
+    }
+    const s3ended = s3?.ended()
+    if (s3ended) console.error(`s3rver ${s3ended}`)
+    row('cluster', 'failed', '', '', false, error.message.split('\n')[0])
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {})
     fs.rmSync(work, { recursive: true, force: true })
   }
+}
+
+/** The last error lines (level 50 and up) of a node's log. */
+function nodeErrors(dataDir) {
+  const file = path.join(dataDir, 'logs', 'trove.log')
+  if (!fs.existsSync(file)) return []
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(5|6)\d/.test(line))
+    .slice(-5)
 }

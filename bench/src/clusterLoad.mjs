@@ -9,10 +9,10 @@ export const CONNECTIONS = 20
 /** The processes whose CPU is counted, by role. */
 export const ROLES = ['trove', 'haproxy', 'postgres', 's3rver', 'load']
 
-/** autocannon with CONNECTIONS connections for `duration` seconds; at most `rate` requests a second when given. */
-export function cannon(url, requests, duration, rate = 0) {
+/** autocannon with `connections` connections for `duration` seconds; at most `rate` requests a second when given. */
+export function cannon(url, requests, duration, rate = 0, connections = CONNECTIONS) {
   return new Promise((resolve, reject) =>
-    autocannon({ url, connections: CONNECTIONS, duration, requests, ...(rate > 0 ? { overallRate: rate } : {}) }, (err, r) =>
+    autocannon({ url, connections, duration, requests, ...(rate > 0 ? { overallRate: rate } : {}) }, (err, r) =>
       err ? reject(err) : resolve(r),
     ),
   )
@@ -105,4 +105,33 @@ export async function costByRate(url, procs, data, token, bearer, rates, seconds
   const byRate = []
   for (const rate of rates) byRate.push({ asked: rate, ...(await load(url, procs, data, token, bearer, 2, seconds, rate)) })
   return { idle, byRate }
+}
+
+/**
+ * What another node's writes cost a node's reads: packument GETs sent to `reader` at `readRate` a
+ * second while `writer` takes generic deploys at each of `writeRates` a second (a write on one node
+ * drops the caches it touches on every other node). The reader's CPU per GET, by write rate.
+ */
+export async function crossNodeWrites(reader, writer, procs, data, token, bearer, readRate, writeRates, seconds) {
+  const { requests, kinds } = mix(data, token, bearer)
+  const reads = requests.filter((_, i) => kinds[i] === 'packument')
+  const writes = requests.filter((_, i) => kinds[i] === 'put')
+  const results = []
+  for (const writeRate of writeRates) {
+    const writing = writeRate > 0 ? cannon(writer, writes, seconds + 2, writeRate, 4) : undefined
+    await cannon(reader, reads, 1, readRate)
+    const before = cpuSeconds(procs.nodes[0])
+    const r = await cannon(reader, reads, seconds, readRate)
+    const cpu = cpuSeconds(procs.nodes[0]) - before
+    const w = await writing
+    results.push({
+      writeRate,
+      writes: w ? w.requests.total / w.duration : 0,
+      reads: r.requests.total / r.duration,
+      perRead: (cpu / r.requests.total) * 1e6,
+      p99: r.latency.p99,
+      errors: r.non2xx + r.errors + (w ? w.non2xx + w.errors : 0),
+    })
+  }
+  return results
 }

@@ -117,16 +117,24 @@ function owned(child) {
   }
 }
 
-/** s3rver (the S3-compatible server the tests use, a Node.js process of its own), its objects in `dir`, bucket `trove`. */
-export async function startS3(dir) {
+/**
+ * s3rver (the S3-compatible server the tests use, a Node.js process of its own), its objects in
+ * `dir`, bucket `trove`; `keepPrefixes` are the key prefixes of the nodes that will use it.
+ */
+export async function startS3(dir, keepPrefixes = []) {
   const require = createRequire(import.meta.url)
   const bin = path.join(path.dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js')
   const port = await freePort()
   const child = spawn(
     process.execPath,
     [bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', 'trove'],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   )
+  // What it said last, and how it ended: a bench that fails because the bucket went away says so.
+  let stderr = ''
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000)
+  })
   const endpoint = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {
     try {
@@ -137,7 +145,17 @@ export async function startS3(dir) {
       await new Promise((r) => setTimeout(r, 50))
     }
   }
-  return { ...owned(child), endpoint }
+  // s3rver removes a folder of its own when a delete leaves it empty, and a write into it at that
+  // moment fails in a stream it has no error handler for, ending the process: under concurrent
+  // deploys (temp objects put and deleted under <prefix>tmp/ at once) it died within minutes. An
+  // object that is never deleted keeps the folder.
+  for (const prefix of keepPrefixes) {
+    const res = await fetch(`${endpoint}/trove/${prefix}tmp/.keep`, { method: 'PUT', body: 'keeps the folder' })
+    if (res.status !== 200) throw new Error(`s3rver: keep object: ${res.status} ${await res.text()}`)
+  }
+  const ended = () =>
+    child.exitCode !== null || child.signalCode !== null ? `exited (${child.signalCode ?? child.exitCode}): ${stderr}` : undefined
+  return { ...owned(child), endpoint, ended }
 }
 
 /**

@@ -100,6 +100,22 @@ export function costByRateRow(row, { idle, byRate }, seconds) {
   )
 }
 
+/** The row of a node's packument GETs while another node takes writes. */
+export function crossNodeWritesRow(row, results, readRate) {
+  const [quiet] = results
+  const last = results[results.length - 1]
+  row(
+    'cluster: packument GET on a while b takes deploys',
+    results.map((r) => r.perRead.toFixed(0)).join(' / '),
+    'µs CPU on a',
+    '-',
+    null,
+    `${readRate} packument GETs a second to node a while node b takes ${results.map((r) => r.writeRate).join(' / ')} generic deploys ` +
+      `a second (reached ${results.map((r) => r.writes.toFixed(0)).join(' / ')}); a's CPU per GET ${f2(last.perRead / quiet.perRead)}× at the ` +
+      `most writes; p99 ${results.map((r) => r.p99).join(' / ')} ms${results.some((r) => r.errors) ? `; ${results.reduce((s, r) => s + r.errors, 0)} errors` : ''}`,
+  )
+}
+
 /** Rows of each kind of request alone on a node on the bucket and on one on its disk. */
 export function kindRows(row, onS3, onDisk) {
   for (const [kind, label] of Object.entries(KIND_LABELS)) {
