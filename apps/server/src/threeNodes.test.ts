@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run, writeFiles } from '../test/clients.js'
-import { freePort } from '../test/cluster.js'
+import { eventually, freePort } from '../test/cluster.js'
 import { ADMIN_PASSWORD, ServerProcess, sha256 } from '../test/crash.js'
 import { writeOciImage } from '../test/ociImage.js'
 import { bucketKeys, s3Env, startS3, stopS3 } from '../test/s3.js'
@@ -22,17 +22,6 @@ import { tempDir, throwawayDatabase } from '../test/testApp.js'
 const PG = process.env.TROVE_TEST_DATABASE_URL
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => fs.existsSync(p))
 const HEARTBEAT_MS = 300
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (ok(value) || Date.now() > until) return value
-    await sleep(100)
-  }
-}
 
 /** Quicker health checks than the generated 2 s, so the test sees a stopped node left out soon. */
 const quickChecks = (config: string) => {
@@ -134,6 +123,7 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
           () => 0,
         ),
       (status) => status === 200,
+      10_000,
     )
     expect(up, haproxyLog).toBe(200)
 
@@ -165,7 +155,7 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
   }
 
   it('lists the three nodes in service status, asked through the load balancer', async () => {
-    const statuses = await eventually(nodeStatuses, (s) => ids.every((id) => s[id] === 'Online'))
+    const statuses = await eventually(nodeStatuses, (s) => ids.every((id) => s[id] === 'Online'), 10_000)
     expect(statuses).toEqual({ a: 'Online', b: 'Online', c: 'Online' })
   })
 
@@ -328,6 +318,7 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
           status: string
         }[],
       (list) => list.find((b) => b.id === id)?.status === 'success',
+      10_000,
     )
     expect(listed.find((b) => b.id === id)?.status).toBe('success')
     // Round robin: three downloads in a row are served by three different nodes, two of which

@@ -30,6 +30,16 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/** Probes until `ok` holds or `timeoutMs` passes; the last value either way, for the caller to assert on. */
+export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (ok(value) || Date.now() > until) return value
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 /** One line of nginx's access log: when the request began and ended, what it answered, which nodes it tried. */
 export interface ProxyLogLine {
   startMs: number

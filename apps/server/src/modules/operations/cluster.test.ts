@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../../../test/cluster.js'
 import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
 import { type App, buildApp } from '../../app.js'
 import { loadConfig } from '../../config.js'
@@ -48,15 +49,6 @@ const nodesOf = async () =>
       n.status,
     ]),
   )
-
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (ok(value) || Date.now() > until) return value
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 describe('a cluster of two nodes', () => {
   it('shows both nodes Online, each reachable at the address it listens on', async () => {
