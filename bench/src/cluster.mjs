@@ -12,7 +12,7 @@
 //    latter too.
 //
 // TROVE_BENCH_CLUSTER_LOAD_S (default 15) seconds per measured load, TROVE_BENCH_CLUSTER_ROUNDS
-// (default 2) rounds of each, as fast as it goes and at TROVE_BENCH_CLUSTER_RATE (default 60)
+// (default 2) rounds of each, as fast as it goes and at TROVE_BENCH_CLUSTER_NODE_RATE (default 60)
 // requests a second per node; TROVE_BENCH_CLUSTER_KIND_S (default 5) seconds per kind alone;
 // TROVE_BENCH_CLUSTER_CHANGES (default 50) writes of each sort; TROVE_BENCH_CLUSTER_BLOB_MB
 // (default 1024) and TROVE_BENCH_CLUSTER_BLOB_ROUNDS (default 3) for the layer. Needs PostgreSQL's
@@ -31,7 +31,7 @@ import { freePort, signInAdmin, startServer } from './server.mjs'
 
 const LOAD_S = Number(process.env.TROVE_BENCH_CLUSTER_LOAD_S ?? 15)
 const ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_ROUNDS ?? 2)
-const RATE = Number(process.env.TROVE_BENCH_CLUSTER_RATE ?? 60)
+const RATE = Number(process.env.TROVE_BENCH_CLUSTER_NODE_RATE ?? 60)
 const KIND_S = Number(process.env.TROVE_BENCH_CLUSTER_KIND_S ?? 5)
 const CHANGES = Number(process.env.TROVE_BENCH_CLUSTER_CHANGES ?? 50)
 const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
