@@ -5,8 +5,10 @@
 // 1. a mixed load (npm, PyPI, OCI reads and 2% generic deploys, clusterData.mjs) with autocannon
 //    through haproxy to one node and to all three, in alternating rounds: req/s, p50 and p99, and
 //    the CPU every process took (/proc), so the table shows what a request costs and where the
-//    machine is full; then each kind of request alone on one node;
-// 2. a write on node a (an npm publish, a token revoked) and the time until b and c see it;
+//    machine is full; then one node's CPU per request as its rate grows, and each kind of request
+//    alone on it;
+// 2. a write on node a (an npm publish, a token revoked) and the time until b and c see it; and
+//    what deploys on b cost a's packument GETs;
 // 3. a large layer pushed and pulled with skopeo, a node on the bucket against a node on its local
 //    disk (another database of the same PostgreSQL server), and each kind of request alone on the
 //    latter too.
