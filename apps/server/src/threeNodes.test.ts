@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run, writeFiles } from '../test/clients.js'
 import { eventually, freePort } from '../test/cluster.js'
 import { ADMIN_PASSWORD, ServerProcess, sha256 } from '../test/crash.js'
-import { writeOciImage } from '../test/ociImage.js'
+import { skopeo, writeOciImage } from '../test/ociImage.js'
 import { bucketKeys, s3Env, startS3, stopS3 } from '../test/s3.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
@@ -259,13 +259,8 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
 
     // skopeo through the load balancer: its token from one node, each request on the next.
     const image = writeOciImage(work, { content: `three nodes ${Date.now()}\n`, tag: '1.0' })
-    const skopeo = (args: string[]) =>
-      run('skopeo', ['--insecure-policy', ...args], {
-        cwd: work,
-        env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-      })
     const where = `docker://${lb.replace('http://', '')}/docker-local/hello:1.0`
-    const pushed = await skopeo([
+    const pushed = await skopeo(work, [
       'copy',
       '--dest-creds',
       `admin:${ADMIN_PASSWORD}`,
@@ -276,7 +271,7 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
     expect(pushed.stderr).toBe('')
     expect(pushed.code).toBe(0)
     const back = path.join(work, 'back')
-    const pulled = await skopeo([
+    const pulled = await skopeo(work, [
       'copy',
       '--src-creds',
       `admin:${ADMIN_PASSWORD}`,

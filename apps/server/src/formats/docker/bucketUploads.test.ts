@@ -4,8 +4,8 @@ import http_ from 'node:http'
 import path from 'node:path'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
-import { writeOciImage } from '../../../test/ociImage.js'
+import { accessToken, createRepo, listen } from '../../../test/clients.js'
+import { skopeo, writeOciImage } from '../../../test/ociImage.js'
 import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../../test/s3.js'
 import { ADMIN_PASSWORD, createTestApp, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { type App, buildApp } from '../../app.js'
@@ -339,12 +339,7 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
 
   it('skopeo pushes an image into one node and pulls it back from the other', async () => {
     const image = writeOciImage(work, { content: `hello from a bucket ${Date.now()}\n`, tag: '1.0' })
-    const skopeo = (args: string[]) =>
-      run('skopeo', ['--insecure-policy', ...args], {
-        cwd: work,
-        env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-      })
-    const pushed = await skopeo([
+    const pushed = await skopeo(work, [
       'copy',
       '--dest-creds',
       `admin:${ADMIN_PASSWORD}`,
@@ -357,7 +352,7 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
     expect(await tmpKeys()).toEqual([])
 
     const back = path.join(work, 'back')
-    const pulled = await skopeo([
+    const pulled = await skopeo(work, [
       'copy',
       '--src-creds',
       `admin:${ADMIN_PASSWORD}`,
