@@ -122,3 +122,10 @@ export async function npmPublishBody(
   }
   return { body, tarball: tgz }
 }
+
+/** Runs skopeo on the command line as a user would, its home and auth file in `work`; no signature policy. */
+export const skopeo = (work: string, args: string[]) =>
+  run('skopeo', ['--insecure-policy', ...args], {
+    cwd: work,
+    env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
+  })

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { run } from './clients.js'
 
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
@@ -92,10 +91,3 @@ export function writeOciImage(
   )
   return { layout, layerTar, layer, config, manifest }
 }
-
-/** Runs skopeo on the command line as a user would, its home and auth file in `work`; no signature policy. */
-export const skopeo = (work: string, args: string[]) =>
-  run('skopeo', ['--insecure-policy', ...args], {
-    cwd: work,
-    env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-  })
