@@ -67,7 +67,7 @@ export async function resolveFile(
   path: string,
   options: { isMetadata?: (path: string) => boolean } = {},
 ): Promise<FileRow | undefined> {
-  if (repo.rclass === 'local') return fctx.artifacts.findFile(repo.key, path)
+  if (repo.rclass === 'local') return fctx.artifacts.servedFile(repo.key, path)
   if (repo.rclass === 'virtual') {
     for (const key of repo.members) {
       const member = await fctx.repos.get(key)

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import { HttpError } from '../../core/errors.js'
+import { servesStale } from '../../core/staleWhileDown.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Tx } from '../../modules/repositories/repo.js'
 import type { Repository } from '../../modules/repositories/service.js'
@@ -70,8 +71,19 @@ export class NpmRegistry {
     const hit = this.cache.get(key)
     if (hit && now - hit.at < PACKUMENT_CACHE_MS) return hit
     if (this.cache.size > 5_000) this.cache.clear()
-    const entry: CachedPackument = { at: now, packument: this.packument(repo, name), bodies: new Map() }
-    entry.packument.catch(() => this.cache.delete(key))
+    const entry: CachedPackument = {
+      at: now,
+      // While the database is away, the packument last made stands in (core/staleWhileDown.ts).
+      packument: this.packument(repo, name).catch((error: unknown) => {
+        if (!hit || !servesStale(error, hit.at, now)) throw error
+        if (this.cache.get(key) === entry) this.cache.set(key, hit)
+        return hit.packument
+      }),
+      bodies: new Map(),
+    }
+    entry.packument.catch(() => {
+      if (this.cache.get(key) === entry) this.cache.delete(key)
+    })
     this.cache.set(key, entry)
     return entry
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
 import type { Authorizer, RepoAction } from '../../core/permissions.js'
 import type { Database } from '../../core/schema.js'
+import { servesStale } from '../../core/staleWhileDown.js'
 import { ANONYMOUS_ACCESS_SETTING, getSetting } from '../settings/repo.js'
 import { type ResourceMatcher, resourceMatcher } from './patterns.js'
 
@@ -158,6 +159,8 @@ async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
  */
 export class PermissionAuthorizer implements Authorizer {
   private snapshot: Snapshot | null = null
+  /** When the snapshot held was last known current: read, or its version checked (ms). */
+  private confirmedAt = 0
   private loading: Promise<Snapshot> | null = null
   private generation = 0
   private version: number | null = null
@@ -182,15 +185,28 @@ export class PermissionAuthorizer implements Authorizer {
     const now = Date.now()
     if (now - this.checkedAt > this.versionCheckMs) {
       this.checkedAt = now
-      const version = await getSetting(this.db, ACCESS_VERSION_SETTING, 0)
+      let version: number
+      try {
+        version = await getSetting(this.db, ACCESS_VERSION_SETTING, 0)
+      } catch (error) {
+        // The database is away: decisions go on from the snapshot held, for a bounded time
+        // (core/staleWhileDown.ts), and the version is asked again on the next check.
+        this.checkedAt = 0
+        if (this.snapshot && servesStale(error, this.confirmedAt, now)) return this.snapshot
+        throw error
+      }
       if (this.version !== null && version !== this.version) this.invalidate()
       this.version = version
+      this.confirmedAt = now
     }
     if (this.snapshot) return this.snapshot
     if (!this.loading) {
       const generation = this.generation
       const loading = loadSnapshot(this.db).then((s) => {
-        if (generation === this.generation) this.snapshot = s
+        if (generation === this.generation) {
+          this.snapshot = s
+          this.confirmedAt = now
+        }
         return s
       })
       this.loading = loading

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import type { Principal, PrincipalResolver } from '../../core/access.js'
 import type { WriteWatch } from '../../core/dbWrites.js'
 import type { Database } from '../../core/schema.js'
+import { servesStale } from '../../core/staleWhileDown.js'
 import { findLiveToken, hashSecret, TOKEN_PATTERN, touchToken } from '../tokens/repo.js'
 import { verifyCredentials } from './service.js'
 import { findSessionPrincipal } from './sessions.js'
@@ -72,14 +73,29 @@ export class CallerCache {
     this.entries.clear()
   }
 
-  private fresh(key: string, now: number): CachedCaller | undefined {
+  /** The entry kept for a key, and whether it is fresh; an entry whose token or session ended is dropped. */
+  private kept(key: string, now: number): { hit?: CachedCaller; fresh: boolean } {
     const hit = this.entries.get(key)
-    if (!hit) return undefined
-    if (now - hit.loadedAt >= this.ttlMs || (hit.expiresAt !== null && hit.expiresAt <= now)) {
+    if (!hit) return { fresh: false }
+    if (hit.expiresAt !== null && hit.expiresAt <= now) {
       this.entries.delete(key)
-      return undefined
+      return { fresh: false }
     }
-    return hit
+    return { hit, fresh: now - hit.loadedAt < this.ttlMs }
+  }
+
+  /** A fresh lookup, or the kept entry when the database cannot be reached (core/staleWhileDown.ts). */
+  private async lookup(
+    kept: CachedCaller | undefined,
+    now: number,
+    load: () => Promise<CachedCaller | null>,
+  ): Promise<CachedCaller | null> {
+    try {
+      return await load()
+    } catch (error) {
+      if (kept && servesStale(error, kept.loadedAt, now)) return kept
+      throw error
+    }
   }
 
   private store(key: string, generation: number, entry: CachedCaller): void {
@@ -91,26 +107,31 @@ export class CallerCache {
   async token(secret: string): Promise<Principal | null> {
     const key = `t${hashSecret(secret)}`
     const now = Date.now()
-    let entry = this.fresh(key, now)
+    const { hit, fresh } = this.kept(key, now)
+    let entry = fresh ? hit : undefined
     if (!entry) {
       const generation = this.generation
-      const row = await findLiveToken(this.db, secret, now)
-      if (!row || row.disabled) return null
-      entry = {
-        principal: {
-          userId: row.user_id,
-          name: row.name,
-          admin: Boolean(row.admin),
-          realm: row.realm,
-          via: 'token',
-          tokenId: row.id,
-          ...(row.scope !== 'full' ? { scope: row.scope } : {}),
-        },
-        expiresAt: row.expires_at,
-        loadedAt: now,
-        lastUsedAt: row.last_used_at,
-      }
-      this.store(key, generation, entry)
+      const found = await this.lookup(hit, now, async () => {
+        const row = await findLiveToken(this.db, secret, now)
+        if (!row || row.disabled) return null
+        return {
+          principal: {
+            userId: row.user_id,
+            name: row.name,
+            admin: Boolean(row.admin),
+            realm: row.realm,
+            via: 'token',
+            tokenId: row.id,
+            ...(row.scope !== 'full' ? { scope: row.scope } : {}),
+          },
+          expiresAt: row.expires_at,
+          loadedAt: now,
+          lastUsedAt: row.last_used_at,
+        }
+      })
+      if (!found) return null
+      entry = found
+      if (entry !== hit) this.store(key, generation, entry)
     }
     if (!entry.lastUsedAt || now - entry.lastUsedAt > TOUCH_EVERY_MS) {
       entry.lastUsedAt = now
@@ -123,13 +144,17 @@ export class CallerCache {
   async session(cookieToken: string): Promise<Principal | null> {
     const key = `s${hashSecret(cookieToken)}`
     const now = Date.now()
-    let entry = this.fresh(key, now)
+    const { hit, fresh } = this.kept(key, now)
+    let entry = fresh ? hit : undefined
     if (!entry) {
       const generation = this.generation
-      const found = await findSessionPrincipal(this.db, cookieToken)
+      const found = await this.lookup(hit, now, async () => {
+        const session = await findSessionPrincipal(this.db, cookieToken)
+        return session && { principal: session.principal, expiresAt: session.expiresAt, loadedAt: now, lastUsedAt: null }
+      })
       if (!found) return null
-      entry = { principal: found.principal, expiresAt: found.expiresAt, loadedAt: now, lastUsedAt: null }
-      this.store(key, generation, entry)
+      entry = found
+      if (entry !== hit) this.store(key, generation, entry)
     }
     return { ...entry.principal }
   }

@@ -3,8 +3,9 @@ import type { Kysely, Selectable } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import type { WriteWatch } from '../../core/dbWrites.js'
-import { conflict, DOWNLOAD_BLOCKED, HttpError } from '../../core/errors.js'
+import { conflict, DOWNLOAD_BLOCKED, HttpError, isDatabaseUnavailable } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
+import { servesStale } from '../../core/staleWhileDown.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
 import { spdxLicenses } from '../scanner/licenses.js'
@@ -60,6 +61,8 @@ export const SERVED_FILE_CACHE_MS = 2000
 /** Tables whose changes make cached package answers stale. */
 const PACKAGE_TABLES = ['*', 'packages', 'package_versions', 'files', 'dist_tags', 'package_dependencies']
 const SERVED_FILE_CACHE_LIMIT = 50_000
+/** How soon download counts the database could not take are written again (ms). */
+const DOWNLOADS_RETRY_MS = 1000
 
 /** The package id the console uses: `<type>://<name>`. */
 export const packageId = (type: string, name: string) => `${type}://${name}`
@@ -114,7 +117,14 @@ export class ArtifactService {
     const hit = this.served.get(key)
     if (hit && now - hit.at < SERVED_FILE_CACHE_MS) return hit.file
     const generation = this.servedGeneration
-    const file = await this.findFile(repoKey, path)
+    let file: FileRow | undefined
+    try {
+      file = await this.findFile(repoKey, path)
+    } catch (error) {
+      // While the database is away, the row last read stands in (core/staleWhileDown.ts).
+      if (hit && servesStale(error, hit.at, now)) return hit.file
+      throw error
+    }
     if (file && generation === this.servedGeneration) {
       if (this.served.size >= SERVED_FILE_CACHE_LIMIT) this.served.clear()
       this.served.set(key, { at: now, file })
@@ -556,13 +566,28 @@ export class ArtifactService {
           }
         }
       })
-      .catch(() => {
-        // The rows went away meanwhile (a deletion): their counts go with them.
+      .catch((error: unknown) => {
+        // The database is away: the counts wait for it, added to those gathered meanwhile.
+        if (isDatabaseUnavailable(error)) return this.keepCounts(batch)
+        // Otherwise the rows went away meanwhile (a deletion): their counts go with them.
       })
       .finally(() => {
         this.flushing = undefined
       })
     await this.flushing
+  }
+
+  /** Puts back counts that could not be written, to be written with the next batch. */
+  private keepCounts(batch: Map<number, { count: number; versionId: number | null; at: number }>): void {
+    for (const [fileId, kept] of batch) {
+      const entry = this.pending.get(fileId)
+      if (entry) entry.count += kept.count
+      else this.pending.set(fileId, kept)
+    }
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined
+      void this.flushDownloads()
+    }, DOWNLOADS_RETRY_MS).unref()
   }
 
   /**

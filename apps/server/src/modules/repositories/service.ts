@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { SecretBox } from '../../core/secretBox.js'
+import { servesStale } from '../../core/staleWhileDown.js'
 import { resolveTarget, Unresolved } from '../integrations/safeAddress.js'
 import { packagesChanged } from '../packages/cache.js'
 import {
@@ -86,11 +87,21 @@ export class RepositoryService {
     const now = Date.now()
     const hit = this.cache.get(key)
     if (hit && now - hit.at < CONFIG_CACHE_MS) return hit.repo
-    const repo = this.load(key)
+    const entry = {
+      at: now,
+      // While the database is away, the repository last read stands in (core/staleWhileDown.ts).
+      repo: this.load(key).catch((error: unknown) => {
+        if (!hit || !servesStale(error, hit.at, now)) throw error
+        if (this.cache.get(key) === entry) this.cache.set(key, hit)
+        return hit.repo
+      }),
+    }
     if (this.cache.size > 10_000) this.cache.clear()
-    this.cache.set(key, { at: now, repo })
-    repo.catch(() => this.cache.delete(key))
-    return repo
+    this.cache.set(key, entry)
+    entry.repo.catch(() => {
+      if (this.cache.get(key) === entry) this.cache.delete(key)
+    })
+    return entry.repo
   }
 
   private async load(key: string): Promise<Repository | undefined> {
