@@ -6,6 +6,7 @@ import {
   displayFileName,
   installCommand,
   levelOf,
+  listsDependencies,
   setMeUpType,
   tabLabel,
   versionTabs,
@@ -34,6 +35,12 @@ describe('packages browser rules (packages §2, §3, §5)', () => {
     expect(tabLabel('xrayData', true)).toBe('Xray Data')
     expect(tabLabel('xrayData', false)).toBe('Security')
     expect(tabLabel('dockerLayers', false)).toBe('Docker Layers')
+  })
+
+  it('lists dependencies under the readme for the formats that record them', () => {
+    for (const type of ['npm', 'go', 'helm', 'gems', 'cargo', 'nuget', 'debian', 'composer'])
+      expect(listsDependencies(type)).toBe(true)
+    for (const type of ['docker', 'generic']) expect(listsDependencies(type)).toBe(false)
   })
 
   it('drops vulnerability entries with zero', () => {

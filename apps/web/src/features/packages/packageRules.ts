@@ -44,6 +44,13 @@ export function extensionOf(path: string | null | undefined): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : ''
 }
 
+/**
+ * The formats whose versions list their dependencies under the readme (from package.json, go.mod,
+ * Chart.yaml, the gemspec, Cargo.toml, the nuspec, the control file's relations, composer.json).
+ */
+const WITH_DEPENDENCIES: ReadonlySet<string> = new Set(['npm', 'go', 'helm', 'gems', 'cargo', 'nuget', 'debian', 'composer'])
+export const listsDependencies = (packageType: string) => WITH_DEPENDENCIES.has(packageType)
+
 /** §2: readme when the lead file's extension is a readme extension; else docker layers for docker; else builds. */
 export function defaultTab(leadFilePath: string | null | undefined, packageType: string): VersionTab {
   if ((README_EXTENSIONS as readonly string[]).includes(extensionOf(leadFilePath))) return 'readme'

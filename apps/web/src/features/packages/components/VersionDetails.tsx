@@ -21,6 +21,7 @@ import {
   displayFileName,
   formatSize,
   leadFileOf,
+  listsDependencies,
   tabLabel,
   type VersionTab,
   versionTabs,
@@ -129,7 +130,7 @@ function VersionView({
         </Tabs.List>
         <Tabs.Panel value="readme" pt="md">
           <ReadmeTab versionId={versionId} />
-          {WITH_DEPENDENCIES.has(type) && <DependenciesSection versionId={versionId} />}
+          {listsDependencies(type) && <DependenciesSection versionId={versionId} />}
         </Tabs.Panel>
         <Tabs.Panel value="builds" pt="md">
           {lead ? <BuildsTab lead={lead} /> : <Text c="dimmed">{Messages.noBuilds}</Text>}
@@ -167,9 +168,6 @@ function ReadmeTab({ versionId }: { versionId: string }) {
     <Text c="dimmed">{Messages.noReadme}</Text>
   )
 }
-
-/** The formats whose versions list their dependencies under the readme (from package.json, go.mod, Chart.yaml, the gemspec, Cargo.toml). */
-const WITH_DEPENDENCIES = new Set(['npm', 'go', 'helm', 'gems', 'cargo'])
 
 function DependenciesSection({ versionId }: { versionId: string }) {
   const deps = useQuery(dependenciesQuery(versionId))
