@@ -1,13 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { type SetMeUpTarget, setMeUpSnippets } from '@trove/contracts/setMeUp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { parseVersionsFile } from './repository.js'
 
 /** Debian's Ruby: gem and bundle are its clients. */
 const GEM = '/usr/bin/gem'
-const BUNDLE = '/usr/bin/bundle'
 
 describe('the compact index versions file', () => {
   it('reads appended lines: later versions added, yanked ones removed, the last md5 kept', () => {
@@ -24,7 +25,8 @@ describe('the compact index versions file', () => {
 /**
  * RubyGems remote repositories: a remote proxies a second Trove (its compact index kept for the
  * metadata cache lifetime, gems cached and recorded on first download), and a virtual over a
- * local and that remote serves both to Debian's gem and bundle.
+ * local and that remote serves both to Debian's gem and bundle. Gems are pushed, installed and
+ * bundled with the commands the set-me-up panel shows.
  */
 describe('gems remote repositories', () => {
   let t: TestApp
@@ -73,14 +75,29 @@ end
     expect(built.code, built.stderr).toBe(0)
     return path.join(dir, `${name}-${version}.gem`)
   }
-  const push = async (file: string, host: string, key: string) => {
-    const res = await fetch(`${host}/api/v1/gems`, {
-      method: 'POST',
-      headers: { authorization: key, 'content-type': 'application/octet-stream' },
-      body: new Uint8Array(fs.readFileSync(file)),
-    })
-    expect(res.status, await res.clone().text()).toBe(200)
+  /** A set-me-up snippet's commands with its placeholders filled in. */
+  const snippet = (target: Omit<SetMeUpTarget, 'packageType' | 'user'>, id: string, values: Record<string, string> = {}) => {
+    const found = setMeUpSnippets({ ...target, packageType: 'gems', user: 'admin' }).find((s) => s.id === id)
+    expect(found, id).toBeDefined()
+    return Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`<${k}>`, v), found?.text ?? '')
   }
+  const shell = async (text: string, cwd: string, env: Record<string, string>) => {
+    const result = await run('bash', ['-euc', text], { cwd, env })
+    expect(result.code, `${text}\n${result.stdout}\n${result.stderr}`).toBe(0)
+    return result
+  }
+  /** Pushes a gem built with `build` as the panel says: the API key from Trove, then `gem push`. */
+  const push = (file: string, target: Omit<SetMeUpTarget, 'packageType' | 'user'>) => {
+    const [, name = '', version = ''] = /^(.+)-([^-]+)\.gem$/.exec(path.basename(file)) ?? []
+    return shell(snippet(target, 'gem-push', { GEM: name, VERSION: version }), path.dirname(file), env())
+  }
+  /** A consumer with nothing set up: its own home and gem directory. */
+  const consumer = (name: string) => {
+    const home = path.join(work, name)
+    fs.mkdirSync(home, { recursive: true })
+    return { HOME: home, GEM_HOME: path.join(home, 'gems'), GEM_PATH: path.join(home, 'gems'), LANG: 'C.UTF-8' }
+  }
+  const virtual = () => ({ baseUrl: base, repoKey: 'gems-all', rclass: 'virtual' as const, token })
 
   beforeAll(async () => {
     work = tempDir('trove-gems-remote-')
@@ -110,7 +127,7 @@ end
     })
 
     // Far away: a gem with a runtime dependency, that dependency in two versions, and a prerelease.
-    const upKey = `Basic ${Buffer.from(`admin:${upToken}`).toString('base64')}`
+    const far = { baseUrl: upstreamBase, repoKey: 'far', rclass: 'local' as const, token: upToken }
     for (const file of [
       await build('far_base', '1.0.0'),
       await build('far_base', '1.1.0'),
@@ -119,15 +136,11 @@ end
       // A name both hold: the local's version and the remote's merge.
       await build('shared', '1.0.0'),
     ])
-      await push(file, `${upstreamBase}/api/gems/far`, upKey)
-    // Here: an app gem that needs far_lib, and the other version of the shared name.
-    const localKey = `Bearer ${token}`
-    await push(
-      await build('near_app', '0.1.0', '  s.add_dependency "far_lib", ">= 2.0"'),
-      `${base}/api/gems/gems-local`,
-      localKey,
-    )
-    await push(await build('shared', '2.0.0'), `${base}/api/gems/gems-local`, localKey)
+      await push(file, far)
+    // Here, pushed through the virtual (it lands in gems-local): an app gem that needs far_lib, and
+    // the other version of the shared name.
+    await push(await build('near_app', '0.1.0', '  s.add_dependency "far_lib", ">= 2.0"'), virtual())
+    await push(await build('shared', '2.0.0'), virtual())
   }, 120_000)
   afterAll(async () => {
     await t?.close()
@@ -169,31 +182,18 @@ end
   }, 60_000)
 
   it('installs with gem through the virtual: the local gem and its dependencies from the remote', async () => {
-    const installDir = path.join(work, 'installed')
-    const installed = await gem([
-      'install',
-      'near_app',
-      '--clear-sources',
-      '--source',
-      sourceOf('gems-all'),
-      '--install-dir',
-      installDir,
-      '--no-document',
-    ])
-    expect(installed.code, installed.stderr + installed.stdout).toBe(0)
+    const env = consumer('gem-consumer')
+    await shell(snippet(virtual(), 'gem-install', { GEM: 'near_app' }), env.HOME, env)
     for (const dir of ['near_app-0.1.0', 'far_lib-2.0.0', 'far_base-1.1.0'])
-      expect(fs.existsSync(path.join(installDir, 'gems', dir, 'lib')), dir).toBe(true)
+      expect(fs.existsSync(path.join(env.GEM_HOME, 'gems', dir, 'lib')), dir).toBe(true)
   }, 120_000)
 
   it('installs with Bundler through the virtual', async () => {
-    const app = writeFiles(path.join(work, 'app'), {
-      Gemfile: `source "${sourceOf('gems-all')}"\ngem "near_app"\ngem "far_base", "1.0.0"\ngem "shared", "1.0.0"\n`,
+    const env = { ...consumer('bundle-consumer'), BUNDLE_PATH: path.join(work, 'bundle-consumer', 'vendor') }
+    const app = writeFiles(path.join(env.HOME, 'app'), {
+      Gemfile: 'gem "near_app"\ngem "far_base", "1.0.0"\ngem "shared", "1.0.0"\n',
     })
-    const bundled = await run(BUNDLE, ['install'], {
-      cwd: app,
-      env: { ...env(), BUNDLE_PATH: path.join(app, 'vendor'), BUNDLE_USER_HOME: path.join(work, 'bundle-home') },
-    })
-    expect(bundled.code, bundled.stderr + bundled.stdout).toBe(0)
+    await shell(snippet(virtual(), 'bundler'), app, env)
     const lock = fs.readFileSync(path.join(app, 'Gemfile.lock'), 'utf8')
     expect(lock).toContain('    near_app (0.1.0)\n      far_lib (>= 2.0)')
     expect(lock).toContain('    far_lib (2.0.0)\n      far_base (~> 1.0)')
@@ -201,11 +201,26 @@ end
     expect(lock).toContain('    shared (1.0.0)')
   }, 120_000)
 
-  it('records the gems the remote cached, with their summary, licences and dependencies', async () => {
+  it('shows the pushed gem and those the remote cached in the packages browser, with readme, licences, dependencies and downloads', async () => {
+    const browser = packagesBrowser(t.fastify, admin)
+    await browser.installSecurityLicense()
+    // near_app, pushed through the virtual: installed once with gem and once with Bundler.
+    expect(await browser.package('gems://near_app')).toMatchObject({
+      name: 'near_app',
+      packageType: 'gems',
+      latestVersion: '0.1.0',
+      description: 'The near_app gem',
+      licenses: [{ name: 'Apache-2.0', source: 'declared' }],
+    })
+    await browser.downloads('gems://near_app', 2)
+    expect(await browser.readme({ id: 'gems://near_app:0.1.0' })).toBe('A longer description of near_app.')
+    expect(await browser.dependencies('gems://near_app:0.1.0')).toEqual([{ name: 'far_lib', range: '>= 2.0', scope: 'runtime' }])
+
+    // What the remote fetched, it recorded with the upstream's metadata.
     const rows = await t.app.db.kysely
       .selectFrom('package_versions as v')
       .innerJoin('packages as p', 'p.id', 'v.package_id')
-      .select(['p.name', 'v.version', 'v.id', 'v.description', 'v.readme', 'v.licenses'])
+      .select(['p.name', 'v.version'])
       .where('v.repo_key', '=', 'gems-remote')
       .orderBy('p.name')
       .orderBy('v.version')
@@ -216,18 +231,14 @@ end
       'far_lib 2.0.0',
       'shared 1.0.0',
     ])
-    const lib = rows.find((r) => r.name === 'far_lib')
-    expect(lib).toMatchObject({ description: 'The far_lib gem', readme: 'A longer description of far_lib.' })
-    expect(JSON.parse(lib?.licenses ?? '[]')).toEqual(['Apache-2.0'])
-    const deps = await t.app.db.kysely
-      .selectFrom('package_dependencies')
-      .select(['name', 'range', 'scope'])
-      .where('version_id', '=', lib?.id ?? -1)
-      .orderBy('name')
-      .execute()
-    expect(deps).toEqual([
-      { name: 'far_base', range: '~> 1.0', scope: 'runtime' },
+    expect(await browser.package('gems://far_lib')).toMatchObject({
+      description: 'The far_lib gem',
+      licenses: [{ name: 'Apache-2.0', source: 'declared' }],
+    })
+    expect(await browser.readme({ path: 'gems-remote/gems/far_lib-2.0.0.gem' })).toBe('A longer description of far_lib.')
+    expect(await browser.dependencies('gems://far_lib:2.0.0')).toEqual([
       { name: 'rake', range: '>= 12', scope: 'development' },
+      { name: 'far_base', range: '~> 1.0', scope: 'runtime' },
     ])
     // The files the remote cached: the gems and the quick gemspecs gem read.
     const files = await t.app.db.kysely.selectFrom('files').select('path').where('repo_key', '=', 'gems-remote').execute()

@@ -1,0 +1,67 @@
+import { PACKAGE_FIELDS, PACKAGE_LICENSE_FIELDS } from '@trove/contracts/packages'
+import type { FastifyInstance } from 'fastify'
+import { expect, vi } from 'vitest'
+import { type Session, sessionHeaders } from './testApp.js'
+
+export interface BrowsedPackage {
+  name: string
+  packageType: string
+  description: string | null
+  latestVersion: string | null
+  stats: { downloads: number }
+  licenses: { name: string; source: string }[] | null
+}
+
+/**
+ * The packages browser's calls, asked as the console asks them, for the format tests that check a
+ * package shows with its readme, licences, dependencies and downloads.
+ */
+export function packagesBrowser(fastify: FastifyInstance, session: Session) {
+  const headers = sessionHeaders(session)
+  const get = async (url: string) => {
+    const res = await fastify.inject({ url, headers })
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
+    return res.json()
+  }
+  const pkg = async (pkgid: string): Promise<BrowsedPackage> => {
+    const res = await fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/mds/package',
+      headers,
+      payload: {
+        graphQL: {
+          query: `query Package($pkgid: ID!) { package(pkgid: $pkgid) { ${PACKAGE_FIELDS} ${PACKAGE_LICENSE_FIELDS} } }`,
+          variables: { pkgid },
+        },
+      },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json().data.package
+  }
+  return {
+    /** Licences are given only under a security licence: install one, as an admin does. */
+    async installSecurityLicense() {
+      const res = await fastify.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/admin/license',
+        headers,
+        payload: { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough: null },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+    },
+    package: pkg,
+    /** Waits for a package's download count: counts reach the database within a second, the browser's answers are cached a few seconds more. */
+    async downloads(pkgid: string, count: number) {
+      await vi.waitFor(async () => expect((await pkg(pkgid)).stats.downloads).toBe(count), { timeout: 15_000, interval: 250 })
+    },
+    /** A version's dependencies, by version id (`<type>://<name>:<version>`) as the Dependencies section asks. */
+    async dependencies(versionId: string): Promise<{ name: string; range: string; scope: string }[]> {
+      return (await get(`/ui/api/v1/ui/v1/native/versions/npm/dependencies?id=${encodeURIComponent(versionId)}`)).dependencies
+    },
+    /** A version's readme, by version id as the Readme tab asks, or by the path `<repo>/<file>` of one of its files. */
+    async readme(ref: { id: string } | { path: string }): Promise<string | null> {
+      const [key, value] = 'id' in ref ? ['id', ref.id] : ['path', ref.path]
+      return (await get(`/ui/api/v1/ui/v1/native/versions/readme?${key}=${encodeURIComponent(value)}`)).readme
+    },
+  }
+}
