@@ -539,32 +539,36 @@ export class DebianRepository {
       return undefined
     }
     const file = await resolveFile(this.fctx, repo, path, { isMetadata: isMetadataPath })
-    if (file && repo.rclass === 'remote' && path.endsWith('.deb') && !file.version_id) await this.recordCached(repo, file)
+    if (file && repo.rclass === 'remote' && path.endsWith('.deb') && !file.version_id) return this.recordCached(repo, file)
     return file
   }
 
-  /** Records a .deb a remote cached as a version of its package, so the packages browser shows it. */
-  private async recordCached(repo: Repository, file: FileRow): Promise<void> {
+  /**
+   * Records a .deb a remote cached as a version of its package, so the packages browser shows it.
+   * Gives the file's row again, now with its version, so this first download counts for it too.
+   */
+  private async recordCached(repo: Repository, file: FileRow): Promise<FileRow> {
     let deb: DebPackage
     try {
       deb = await readDeb(await this.fctx.blobs.localFile(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     } catch {
-      return
+      return file
     }
     const blob = { sha256: file.sha256, sha1: file.sha1 ?? undefined, md5: file.md5 ?? undefined, size: Number(file.size) }
     const existing = await this.fctx.artifacts.findVersion(repo.key, TYPE, deb.name, deb.version)
     if (existing) {
       await this.fctx.db.kysely.updateTable('files').set({ version_id: existing.id }).where('id', '=', file.id).execute()
-      return
+    } else {
+      try {
+        await this.fctx.artifacts.recordVersion({
+          ...versionOf(repo.key, deb),
+          files: [{ path: file.path, blob: blob as never, mimeType: DEB_MIME, lead: true }],
+        })
+      } catch (error) {
+        if (!(error instanceof HttpError && error.status === 409)) throw error
+      }
     }
-    try {
-      await this.fctx.artifacts.recordVersion({
-        ...versionOf(repo.key, deb),
-        files: [{ path: file.path, blob: blob as never, mimeType: DEB_MIME, lead: true }],
-      })
-    } catch (error) {
-      if (!(error instanceof HttpError && error.status === 409)) throw error
-    }
+    return (await this.fctx.artifacts.findFile(repo.key, file.path)) ?? file
   }
 
   /** A member's Packages text for one component and architecture (plain, else gzip, else xz). */
