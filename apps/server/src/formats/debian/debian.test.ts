@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { isDebianVersion, parseRelations } from './control.js'
 import { dep5Licenses } from './deb.js'
@@ -94,7 +95,11 @@ describe('debian repositories', () => {
   let base: string
   let token: string
   let work: string
-  let snippets: (repoKey: string, rclass?: 'local' | 'virtual') => (id: string) => SetMeUpSnippet
+  let snippets: (
+    repoKey: string,
+    rclass?: 'local' | 'virtual',
+    at?: { baseUrl: string; token: string },
+  ) => (id: string) => SetMeUpSnippet
 
   const auth = () => `Basic ${Buffer.from(`admin:${token}`).toString('base64')}`
   const put = (url: string, body: Buffer) =>
@@ -150,6 +155,8 @@ describe('debian repositories', () => {
         'APT::Sandbox::User "root";',
         'Acquire::Languages "none";',
         'Debug::NoLocking "true";',
+        // set-me-up's install command asks before it installs dependencies: nobody is there to answer.
+        'APT::Get::Assume-Yes "true";',
         `DPkg::Options { "--root=${dir}/target"; "--log=${dir}/log/dpkg.log"; "--force-not-root"; };`,
         '',
       ].join('\n'),
@@ -171,8 +178,8 @@ describe('debian repositories', () => {
     token = await accessToken(t.fastify, admin)
     work = tempDir('trove-debian-')
     await createRepo(t.fastify, admin, 'debian-local', { rclass: 'local', packageType: 'debian' })
-    snippets = (repoKey, rclass = 'local') => {
-      const all = setMeUpSnippets({ baseUrl: base, repoKey, packageType: 'debian', rclass, user: 'admin', token })
+    snippets = (repoKey, rclass = 'local', at = { baseUrl: base, token }) => {
+      const all = setMeUpSnippets({ ...at, repoKey, packageType: 'debian', rclass, user: 'admin' })
       return (id) => {
         const found = all.find((s) => s.id === id)
         if (!found) throw new Error(`no snippet ${id}`)
@@ -333,15 +340,12 @@ describe('debian repositories', () => {
     const upToken = await accessToken(upstream.fastify, upAdmin)
     await createRepo(upstream.fastify, upAdmin, 'far', { rclass: 'local', packageType: 'debian' })
     const far = buildDeb(work, { name: 'trove-far', version: '3.0', depends: 'trove-lib', license: 'GPL-2.0-or-later' })
-    const up = await fetch(
-      `${upstreamBase}/artifactory/far/pool/t/trove-far_3.0_${ARCH}.deb;deb.distribution=bookworm;deb.component=main`,
-      {
-        method: 'PUT',
-        headers: { authorization: `Basic ${Buffer.from(`admin:${upToken}`).toString('base64')}` },
-        body: new Uint8Array(fs.readFileSync(far)),
-      },
+    await shell(
+      snippets('far', 'local', { baseUrl: upstreamBase, token: upToken })('debian-upload')
+        .text.replaceAll('<FILE>', path.basename(far, '.deb'))
+        .replace('<DISTRIBUTION>', 'bookworm')
+        .replace('<COMPONENT>', 'main'),
     )
-    expect(up.status).toBe(201)
     await createRepo(t.fastify, admin, 'debian-remote', {
       rclass: 'remote',
       packageType: 'debian',
@@ -362,25 +366,38 @@ describe('debian repositories', () => {
     const dir = path.join(work, 'apt')
     const apt = aptRoot(dir, 'debian-virtual', 'bookworm main')
     await shell(apt.keyCommand)
-    await shell('apt-get update -q', apt.env)
-    await shell('apt-get install -y -q trove-app trove-far', apt.env)
+    await shell(snippets('debian-virtual', 'virtual')('debian-install').text.replace('<PACKAGE>', 'trove-app trove-far'), apt.env)
     expect(execFileSync(path.join(dir, 'target/usr/bin/trove-app')).toString()).toBe('trove-app 2:1.2.3-1\n')
     expect(execFileSync(path.join(dir, 'target/usr/bin/trove-far')).toString()).toBe('trove-far 3.0\n')
     expect(fs.existsSync(path.join(dir, 'target/usr/bin/trove-lib'))).toBe(true)
 
-    // The remote recorded what it cached, so the packages browser shows it; downloads are counted.
-    const db = t.app.db.kysely
-    const cached = await db
+    // The remote recorded what it cached, so the packages browser shows it with its readme (the
+    // extended description), licences and dependencies; downloads are counted.
+    const cached = await t.app.db.kysely
       .selectFrom('package_versions as v')
       .innerJoin('packages as p', 'p.id', 'v.package_id')
-      .select(['v.repo_key', 'v.version', 'v.licenses'])
+      .select(['v.repo_key', 'v.version'])
       .where('p.name', '=', 'trove-far')
       .executeTakeFirstOrThrow()
     expect(cached).toMatchObject({ repo_key: 'debian-remote', version: '3.0' })
-    expect(JSON.parse(cached.licenses)).toEqual(['GPL-2.0-or-later'])
-    await vi.waitFor(async () => {
-      const pkg = await db.selectFrom('packages').select('downloads').where('name', '=', 'trove-app').executeTakeFirstOrThrow()
-      expect(Number(pkg.downloads)).toBe(1)
-    }, 5000)
+    const browser = packagesBrowser(t.fastify, admin)
+    await browser.installSecurityLicense()
+    expect(await browser.package('debian://trove-far')).toMatchObject({
+      name: 'trove-far',
+      packageType: 'debian',
+      latestVersion: '3.0',
+      description: 'trove-far for Trove',
+      licenses: [{ name: 'GPL-2.0-or-later', source: 'declared' }],
+    })
+    expect(await browser.readme({ id: 'debian://trove-far:3.0' })).toBe(
+      'A package built by the Debian repository test.\n\nIt has a second paragraph.',
+    )
+    expect(await browser.dependencies('debian://trove-far:3.0')).toEqual([{ name: 'trove-lib', range: '', scope: 'depends' }])
+    expect(await browser.package('debian://trove-lib')).toMatchObject({ licenses: [{ name: 'Apache-2.0', source: 'declared' }] })
+    expect(await browser.readme({ path: 'debian-local/pool/trove-lib_1.0-1_all.deb' })).toBe(
+      '# trove-lib\n\nThe readme of trove-lib.\n',
+    )
+    await browser.downloads('debian://trove-app', 1)
+    await browser.downloads('debian://trove-far', 1)
   }, 120_000)
 })
