@@ -4,6 +4,7 @@ import path from 'node:path'
 import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { zipOf } from '../../../test/zip.js'
 
@@ -60,7 +61,10 @@ describe('composer repositories', () => {
   let base: string
   let token: string
   let work: string
-  let snippet: (id: string) => SetMeUpSnippet
+  let snippet: (
+    id: string,
+    target?: { baseUrl: string; repoKey: string; rclass: 'local' | 'virtual'; token: string },
+  ) => SetMeUpSnippet
 
   const auth = () => `Basic ${Buffer.from(`admin:${token}`).toString('base64')}`
   const put = (url: string, body: Buffer) =>
@@ -94,16 +98,8 @@ describe('composer repositories', () => {
       repositories: ['composer-local'],
       defaultDeploymentRepo: 'composer-local',
     })
-    const snippets = setMeUpSnippets({
-      baseUrl: base,
-      repoKey: 'composer-local',
-      packageType: 'composer',
-      rclass: 'local',
-      user: 'admin',
-      token,
-    })
-    snippet = (id) => {
-      const found = snippets.find((s) => s.id === id)
+    snippet = (id, target = { baseUrl: base, repoKey: 'composer-local', rclass: 'local', token }) => {
+      const found = setMeUpSnippets({ ...target, packageType: 'composer', user: 'admin' }).find((s) => s.id === id)
       if (!found) throw new Error(`no snippet ${id}`)
       return found
     }
@@ -312,6 +308,7 @@ describe('composer repositories', () => {
     const farZip = zip({
       'composer.json': JSON.stringify({
         name: 'acme/far',
+        version: '2.0.0',
         description: 'From far away',
         license: 'BSD-3-Clause',
         require: { 'acme/lib': '^1.0' },
@@ -320,12 +317,9 @@ describe('composer repositories', () => {
       'README.md': 'The readme of acme/far.\n',
       'src/Far.php': '<?php\nnamespace Acme\\Far;\nfinal class Far {}\n',
     })
-    const up = await fetch(`${upstreamBase}/api/composer/far/far.zip?version=2.0.0`, {
-      method: 'PUT',
-      headers: { authorization: `Basic ${Buffer.from(`admin:${upToken}`).toString('base64')}` },
-      body: new Uint8Array(farZip),
-    })
-    expect(up.status).toBe(201)
+    fs.writeFileSync(path.join(work, 'far.zip'), farZip)
+    const far = { baseUrl: upstreamBase, repoKey: 'far', rclass: 'local' as const, token: upToken }
+    await shell(snippet('composer-upload', far).text.replaceAll('<FILE>', 'far'), work, composerEnv(work))
     await createRepo(t.fastify, admin, 'composer-remote', {
       rclass: 'remote',
       packageType: 'composer',
@@ -340,36 +334,44 @@ describe('composer repositories', () => {
       defaultDeploymentRepo: 'composer-local',
     })
     expect((await json(get('/api/composer/composer-all/packages.json')))['available-packages']).toEqual(['acme/far', 'acme/lib'])
-    const far = (await json(get('/api/composer/composer-all/p2/acme/far.json'))).packages['acme/far']
-    expect(far).toMatchObject([
+    const listed = (await json(get('/api/composer/composer-all/p2/acme/far.json'))).packages['acme/far']
+    expect(listed).toMatchObject([
       { version: '2.0.0', dist: { url: `${base}/api/composer/composer-all/acme/far/far-2.0.0.zip`, shasum: sha1(farZip) } },
     ])
 
+    // A clean project, set up as set-me-up says for the virtual repository (packagist.org off, as there is no network here).
     const home = path.join(work, 'home-remote')
     const project = path.join(work, 'project-remote')
     fs.mkdirSync(project, { recursive: true })
-    fs.writeFileSync(
-      path.join(project, 'composer.json'),
-      JSON.stringify({
-        repositories: [{ type: 'composer', url: `${base}/api/composer/composer-all` }, { 'packagist.org': false }],
-        config: { 'secure-http': false },
-      }),
-    )
+    fs.writeFileSync(path.join(project, 'composer.json'), JSON.stringify({ repositories: { 'packagist.org': false } }))
     const env = composerEnv(home)
-    await shell(snippet('composer-auth').text, project, env)
-    const required = await run(COMPOSER, ['require', 'acme/far:2.0.0'], { cwd: project, env })
-    expect(required.code, required.stderr).toBe(0)
+    const virtual = { baseUrl: base, repoKey: 'composer-all', rclass: 'virtual' as const, token }
+    await shell(snippet('composer-auth', virtual).text, project, env)
+    await shell(snippet('composer-repo', virtual).text.replaceAll('<PACKAGE>', 'acme/far:2.0.0'), project, env)
     expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'far', 'src', 'Far.php'))).toBe(true)
     expect(fs.existsSync(path.join(project, 'vendor', 'acme', 'lib', 'src', 'Greeter.php'))).toBe(true)
-    // The remote recorded what it cached, so the packages browser shows it.
+    // The remote recorded what it cached, so the packages browser shows it with its readme,
+    // licences and dependencies; the download is counted.
     const cached = await t.app.db.kysely
       .selectFrom('package_versions as v')
       .innerJoin('packages as p', 'p.id', 'v.package_id')
-      .select(['v.repo_key', 'v.readme', 'v.licenses', 'v.version'])
+      .select(['v.repo_key', 'v.version'])
       .where('p.name', '=', 'acme/far')
       .executeTakeFirstOrThrow()
     expect(cached).toMatchObject({ repo_key: 'composer-remote', version: '2.0.0' })
-    expect(cached.readme).toContain('The readme of acme/far.')
-    expect(JSON.parse(cached.licenses)).toEqual(['BSD-3-Clause'])
+    const browser = packagesBrowser(t.fastify, admin)
+    await browser.installSecurityLicense()
+    expect(await browser.package('composer://acme/far')).toMatchObject({
+      name: 'acme/far',
+      packageType: 'composer',
+      latestVersion: '2.0.0',
+      description: 'From far away',
+      licenses: [{ name: 'BSD-3-Clause', source: 'declared' }],
+    })
+    expect(await browser.readme({ id: 'composer://acme/far:2.0.0' })).toBe('The readme of acme/far.\n')
+    expect(await browser.dependencies('composer://acme/far:2.0.0')).toEqual([
+      { name: 'acme/lib', range: '^1.0', scope: 'runtime' },
+    ])
+    await browser.downloads('composer://acme/far', 1)
   }, 120_000)
 })
