@@ -1,9 +1,11 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { setMeUpSnippets } from '@trove/contracts/setMeUp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import YAML from 'yaml'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex')
@@ -14,7 +16,8 @@ const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(dat
  * with entries newest first, each version's `urls` (relative to the repository's URL) and `digest`
  * (the archive's sha256), the archives themselves, fetched with the repository's credentials. The
  * charts are real archives made as `helm package` makes them (tar and gzip of the chart's folder),
- * and curl uploads them as the set-me-up snippet says.
+ * and curl uploads them as the set-me-up snippet says; where the snippet runs `helm package`, a
+ * stand-in on the PATH does just that.
  */
 describe('helm chart repositories', () => {
   let t: TestApp
@@ -25,8 +28,8 @@ describe('helm chart repositories', () => {
   let work: string
   const auth = () => `admin:${ADMIN_PASSWORD}`
 
-  /** A chart folder packaged as `helm package` does: `<name>/Chart.yaml`, values, templates, readme. */
-  async function chart(name: string, version: string, extra: Record<string, string> = {}, folder = name): Promise<string> {
+  /** A chart folder in a folder of its own: `<name>/Chart.yaml`, values, templates, readme. */
+  function chartDir(name: string, version: string, extra: Record<string, string> = {}, folder = name): string {
     const dir = path.join(work, `${name}-${version}-${crypto.randomBytes(3).toString('hex')}`)
     writeFiles(dir, {
       [`${folder}/Chart.yaml`]: `apiVersion: v2
@@ -52,10 +55,36 @@ annotations:
       [`${folder}/README.md`]: `# ${name}\n\nThe readme of ${name} ${version}.\n`,
       ...extra,
     })
+    return dir
+  }
+
+  /** A chart folder packaged as `helm package` does: a tar and gzip of the folder. */
+  async function chart(name: string, version: string, extra: Record<string, string> = {}, folder = name): Promise<string> {
+    const dir = chartDir(name, version, extra, folder)
     const file = path.join(dir, `${name}-${version}.tgz`)
     const packed = await run('tar', ['-czf', file, folder], { cwd: dir })
     expect(packed.code, packed.stderr).toBe(0)
     return file
+  }
+
+  /**
+   * A folder holding a stand-in for `helm package <dir>` (Debian packages no Helm): the folder's
+   * tar and gzip, named from its Chart.yaml as Helm names it.
+   */
+  function helmStandIn(): string {
+    const bin = path.join(work, 'helm-bin')
+    writeFiles(bin, {
+      helm: `#!/bin/sh
+set -eu
+[ "$1" = package ] || { echo "this stand-in only packages" >&2; exit 2; }
+dir=\${2%/}
+name=$(sed -n 's/^name: *//p' "$dir/Chart.yaml")
+version=$(sed -n 's/^version: *//p' "$dir/Chart.yaml")
+tar -czf "$name-$version.tgz" -C "$(dirname "$dir")" "$(basename "$dir")"
+`,
+    })
+    fs.chmodSync(path.join(bin, 'helm'), 0o755)
+    return bin
   }
 
   const curl = (args: string[]) => run('curl', ['-sS', '-u', auth(), ...args], { cwd: work })
@@ -197,15 +226,23 @@ annotations:
     const upAdmin = await signIn(upstream.fastify)
     const upToken = await accessToken(upstream.fastify, upAdmin)
     await createRepo(upstream.fastify, upAdmin, 'charts', { rclass: 'local', packageType: 'helm' })
-    const far = await chart('faraway', '2.0.0')
-    const up = await run(
-      'curl',
-      ['-sS', '-f', '-u', `admin:${upToken}`, '-T', far, `${upstreamBase}/api/helm/charts/faraway-2.0.0.tgz`],
-      {
-        cwd: work,
-      },
-    )
-    expect(up.code, up.stderr).toBe(0)
+    // Uploaded as set-me-up says: `helm package`, then curl.
+    const upload = async (
+      name: string,
+      version: string,
+      target: { baseUrl: string; repoKey: string; rclass: 'local' | 'virtual'; token: string },
+    ) => {
+      const dir = chartDir(name, version)
+      const snippet = setMeUpSnippets({ ...target, packageType: 'helm', user: 'admin' }).find((s) => s.id === 'helm-upload')
+      const text = (snippet?.text ?? '')
+        .replaceAll('<CHART_DIR>', name)
+        .replaceAll('<CHART>', name)
+        .replaceAll('<VERSION>', version)
+      const res = await run('bash', ['-euc', text], { cwd: dir, env: { PATH: `${helmStandIn()}:${process.env.PATH ?? ''}` } })
+      expect(res.code, `${text}\n${res.stdout}\n${res.stderr}`).toBe(0)
+      return path.join(dir, `${name}-${version}.tgz`)
+    }
+    const far = await upload('faraway', '2.0.0', { baseUrl: upstreamBase, repoKey: 'charts', rclass: 'local', token: upToken })
     await createRepo(t.fastify, admin, 'helm-remote', {
       rclass: 'remote',
       packageType: 'helm',
@@ -230,18 +267,29 @@ annotations:
     const got = await curl(['-f', '-o', fetched, `${base}/api/helm/helm-virtual/faraway-2.0.0.tgz`])
     expect(got.code, got.stderr).toBe(0)
     expect(fs.readFileSync(fetched)).toEqual(fs.readFileSync(far))
-    // The remote recorded what it cached, so the packages browser shows it.
+    // The remote recorded what it cached, so the packages browser shows it with its readme,
+    // licences and dependencies; the download is counted.
     const cached = await t.app.db.kysely
       .selectFrom('package_versions as v')
       .innerJoin('packages as p', 'p.id', 'v.package_id')
-      .select(['v.repo_key', 'v.readme'])
+      .select(['v.repo_key'])
       .where('p.name', '=', 'faraway')
       .executeTakeFirstOrThrow()
     expect(cached.repo_key).toBe('helm-remote')
-    expect(cached.readme).toContain('The readme of faraway 2.0.0.')
+    const browser = packagesBrowser(t.fastify, admin)
+    await browser.installSecurityLicense()
+    expect(await browser.package('helm://faraway')).toMatchObject({
+      name: 'faraway',
+      packageType: 'helm',
+      latestVersion: '2.0.0',
+      description: 'A demo chart for Trove',
+      licenses: [{ name: 'Apache-2.0', source: 'declared' }],
+    })
+    expect(await browser.readme({ id: 'helm://faraway:2.0.0' })).toBe('# faraway\n\nThe readme of faraway 2.0.0.\n')
+    expect(await browser.dependencies('helm://faraway:2.0.0')).toEqual([{ name: 'redis', range: '~17.0.0', scope: 'runtime' }])
+    await browser.downloads('helm://faraway', 1)
     // Uploads through the virtual land in its deployment repository.
-    const viaVirtual = await chart('demo', '0.4.0')
-    expect(await status(['-T', viaVirtual, `${base}/api/helm/helm-virtual/demo-0.4.0.tgz`])).toBe(201)
+    await upload('demo', '0.4.0', { baseUrl: base, repoKey: 'helm-virtual', rclass: 'virtual', token })
     expect((await index('helm-local')).entries.demo?.[0]?.version).toBe('0.4.0')
   }, 60_000)
 
