@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { type SetMeUpSnippet, setMeUpSnippets } from '@trove/contracts/setMeUp'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { type ZipEntry, zipOf } from '../../../test/zip.js'
 
@@ -225,30 +226,25 @@ describe('nuget repositories', () => {
     expect(listed.stdout).toContain('Acme.App 2.0.0')
     expect(listed.stdout).toContain('Acme.Lib 1.0.0')
 
-    // The remote recorded what it fetched, so the packages browser shows it.
+    // The remote recorded what it fetched, so the packages browser shows it: its licences (under a
+    // security licence) and its dependencies, by the calls the console makes.
     const cached = await versionRow('Acme.App', 'nuget-remote')
     expect(cached).toMatchObject({ version: '2.0.0', description: 'An app on Acme.Lib' })
-    expect(JSON.parse(cached?.licenses ?? '[]')).toEqual(['Apache-2.0'])
-    const deps = await t.app.db.kysely
-      .selectFrom('package_dependencies')
-      .select(['name', 'range', 'scope'])
-      .where('version_id', '=', cached?.id as number)
-      .orderBy('scope')
-      .execute()
-    expect(deps).toEqual([
+    const browser = packagesBrowser(t.fastify, admin)
+    await browser.installSecurityLicense()
+    expect(await browser.package('nuget://Acme.App')).toMatchObject({
+      name: 'Acme.App',
+      packageType: 'nuget',
+      latestVersion: '2.0.0',
+      licenses: [{ name: 'Apache-2.0', source: 'declared' }],
+    })
+    expect(await browser.dependencies('nuget://Acme.App:2.0.0')).toEqual([
       { name: 'Acme.Lib', range: '[1.0.0, )', scope: 'any' },
       { name: 'Acme.Lib', range: '1.0.0', scope: 'net45' },
     ])
-    await vi.waitFor(async () => {
-      const pkg = await t.app.db.kysely
-        .selectFrom('packages')
-        .select('downloads')
-        .where('name', '=', 'Acme.Lib')
-        .executeTakeFirstOrThrow()
-      expect(Number(pkg.downloads)).toBe(1)
-    }, 3000)
+    await browser.downloads('nuget://Acme.Lib', 1)
 
-    // What the packages browser shows (licences are withheld without a security licence; the rows hold them, above).
+    // What the packages browser shows of the versions: downloads, files and where they are.
     const console = (url: string, payload?: object) =>
       t.fastify.inject({ method: payload ? 'POST' : 'GET', url, headers: sessionHeaders(admin), ...(payload ? { payload } : {}) })
     const versions = await console('/ui/api/v1/mds/versions', {
