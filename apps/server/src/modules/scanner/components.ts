@@ -108,7 +108,9 @@ export class ComponentReader {
    * pin as written; for an npm range, the highest version Trove holds that satisfies it, else the
    * lowest the range admits (the one a fresh install could not avoid if nothing newer existed).
    * Maven, PyPI, Composer, Cargo and RubyGems dependencies count only when pinned to one version
-   * (Composer `1.2.3`/`=1.2.3`, Cargo `=1.2.3`, RubyGems `= 1.2.3`); Composer's platform
+   * (Composer `1.2.3`/`=1.2.3`, Cargo `=1.2.3`, RubyGems `= 1.2.3`). A Go module's go.mod requires
+   * one version of each module it builds with (indirect ones included, as Go 1.17+ lists them),
+   * the one minimal version selection takes when nothing else asks for more. Composer's platform
    * requirements (`php`, `ext-…`), which name no package, are left out.
    */
   private async dependencies(v: VersionToScan, ecosystem: Ecosystem): Promise<Component[]> {
@@ -129,6 +131,7 @@ export class ComponentReader {
       else if (ecosystem === 'crates.io') version = /^=\s*(\d+\.\d+\.\d+(?:[-+][\w.+-]*)?)$/.exec(d.range.trim())?.[1] ?? null
       else if (ecosystem === 'RubyGems') version = /^=\s*(\d[\w.-]*)$/.exec(d.range.trim())?.[1] ?? null
       else if (ecosystem === 'NuGet') version = nugetLowest(d.range)
+      else if (ecosystem === 'Go') version = /^v\d+\.\d+\.\d+(?:[-+][\w.+-]*)?$/.test(d.range) ? d.range : null
       if (version) out.push({ ecosystem, name: normalizeName(ecosystem, d.name), version, path })
     }
     return out

@@ -16,6 +16,7 @@ const SMALLVEC = 'RUSTSEC-2021-0003'
 const NOKOGIRI = 'GHSA-crjr-9rc5-ghw8'
 const GUZZLE = 'GHSA-25mq-v84q-4j7r'
 const OPENSSL = 'DSA-5532-1'
+const XTEXT = 'GO-2020-0015'
 
 async function tarOf(files: Record<string, Buffer | string>): Promise<Buffer> {
   const pack = tar.pack()
@@ -99,12 +100,12 @@ function debOf(dir: string, control: Record<string, string>): Buffer {
 }
 
 /**
- * The scanner over the newer formats: a crate, a gem, a Composer package and a .deb of a Debian
- * repository, each published through its format's own API, are matched against an advisory of
+ * The scanner over the newer formats: a crate, a gem, a Composer package, a Go module and a .deb of a
+ * Debian repository, each published through its format's own API, are matched against an advisory of
  * their ecosystem (the vulnerable version found, the fixed one not), and so are the dependencies
  * they pin. A Helm chart says why it is not scanned.
  */
-describe('scanning cargo, gems, composer, debian and helm packages', () => {
+describe('scanning cargo, gems, composer, debian, go and helm packages', () => {
   let t: TestApp
   let admin: Session
   let base: string
@@ -182,16 +183,16 @@ describe('scanning cargo, gems, composer, debian and helm packages', () => {
     admin = await signIn(t.fastify)
     token = await accessToken(t.fastify, admin)
     work = tempDir('trove-format-scan-')
-    for (const type of ['cargo', 'gems', 'composer', 'debian', 'helm'])
+    for (const type of ['cargo', 'gems', 'composer', 'debian', 'helm', 'go'])
       await createRepo(t.fastify, admin, `${type}-local`, { rclass: 'local', packageType: type })
     const res = await t.fastify.inject({
       method: 'POST',
       url: `${ui}/admin/database/import`,
       headers: sessionHeaders(admin),
-      payload: [SMALLVEC, NOKOGIRI, GUZZLE, OPENSSL].map((id) => fixture(`${id}.json`)),
+      payload: [SMALLVEC, NOKOGIRI, GUZZLE, OPENSSL, XTEXT].map((id) => fixture(`${id}.json`)),
     })
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.json().records).toBe(4)
+    expect(res.json().records).toBe(5)
   }, 60_000)
   afterAll(async () => {
     await t?.close()
@@ -369,6 +370,41 @@ describe('scanning cargo, gems, composer, debian and helm packages', () => {
       await upstream.close()
     }
   }, 60_000)
+
+  it("finds the Go advisory in a vulnerable module and in modules whose go.mod requires it, not in the fixed one", async () => {
+    const publish = (module: string, version: string, goMod: string) =>
+      send(
+        'PUT',
+        `/api/go/go-local/${module}/@v/${version}.zip`,
+        zipOf([
+          { name: `${module}@${version}/go.mod`, data: Buffer.from(goMod) },
+          { name: `${module}@${version}/main.go`, data: Buffer.from('package main\n') },
+        ]),
+        { 'content-type': 'application/zip' },
+      )
+    await publish('golang.org/x/text', 'v0.3.2', 'module golang.org/x/text\n')
+    await publish('golang.org/x/text', 'v0.3.3', 'module golang.org/x/text\n')
+    await publish('example.com/app', 'v1.0.0', 'module example.com/app\n\ngo 1.19\n\nrequire golang.org/x/text v0.3.2\n')
+    await publish(
+      'example.com/tool',
+      'v1.0.0',
+      'module example.com/tool\n\ngo 1.19\n\nrequire (\n\texample.com/app v1.0.0\n\tgolang.org/x/text v0.3.0 // indirect\n)\n',
+    )
+    await publish('example.com/fixed', 'v1.0.0', 'module example.com/fixed\n\nrequire golang.org/x/text v0.3.3\n')
+    await t.app.scanner.idle()
+    expect((await scanOf('go://golang.org/x/text', 'v0.3.2')).findings).toEqual([
+      expect.objectContaining({ ...component(XTEXT), version: 'v0.3.2' }),
+    ])
+    expect((await scanOf('go://golang.org/x/text', 'v0.3.3')).findings).toEqual([])
+    expect((await scanOf('go://example.com/app', 'v1.0.0')).findings).toEqual([
+      expect.objectContaining({ component: 'golang.org/x/text', version: 'v0.3.2', advisory_id: XTEXT }),
+    ])
+    // An indirect requirement is in the build too.
+    expect((await scanOf('go://example.com/tool', 'v1.0.0')).findings).toEqual([
+      expect.objectContaining({ component: 'golang.org/x/text', version: 'v0.3.0', advisory_id: XTEXT }),
+    ])
+    expect((await scanOf('go://example.com/fixed', 'v1.0.0')).findings).toEqual([])
+  })
 
   it('says why a Helm chart is not scanned', async () => {
     const chart = zlib.gzipSync(
