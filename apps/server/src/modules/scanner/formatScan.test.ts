@@ -371,7 +371,7 @@ describe('scanning cargo, gems, composer, debian, go and helm packages', () => {
     }
   }, 60_000)
 
-  it("finds the Go advisory in a vulnerable module and in modules whose go.mod requires it, not in the fixed one", async () => {
+  it('finds the Go advisory in a vulnerable module and in modules whose go.mod requires it, not in the fixed one', async () => {
     const publish = (module: string, version: string, goMod: string) =>
       send(
         'PUT',
