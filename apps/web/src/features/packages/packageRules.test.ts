@@ -38,7 +38,7 @@ describe('packages browser rules (packages §2, §3, §5)', () => {
   })
 
   it('lists dependencies under the readme for the formats that record them', () => {
-    for (const type of ['npm', 'go', 'helm', 'gems', 'cargo', 'nuget', 'debian', 'composer'])
+    for (const type of ['npm', 'pypi', 'maven', 'go', 'helm', 'gems', 'cargo', 'nuget', 'debian', 'composer'])
       expect(listsDependencies(type)).toBe(true)
     for (const type of ['docker', 'generic']) expect(listsDependencies(type)).toBe(false)
   })

@@ -45,10 +45,22 @@ export function extensionOf(path: string | null | undefined): string {
 }
 
 /**
- * The formats whose versions list their dependencies under the readme (from package.json, go.mod,
- * Chart.yaml, the gemspec, Cargo.toml, the nuspec, the control file's relations, composer.json).
+ * The formats whose versions list their dependencies under the readme (from package.json, a
+ * wheel's or sdist's Requires-Dist, the POM, go.mod, Chart.yaml, the gemspec, Cargo.toml, the
+ * nuspec, the control file's relations, composer.json).
  */
-const WITH_DEPENDENCIES: ReadonlySet<string> = new Set(['npm', 'go', 'helm', 'gems', 'cargo', 'nuget', 'debian', 'composer'])
+const WITH_DEPENDENCIES: ReadonlySet<string> = new Set([
+  'npm',
+  'pypi',
+  'maven',
+  'go',
+  'helm',
+  'gems',
+  'cargo',
+  'nuget',
+  'debian',
+  'composer',
+])
 export const listsDependencies = (packageType: string) => WITH_DEPENDENCIES.has(packageType)
 
 /** §2: readme when the lead file's extension is a readme extension; else docker layers for docker; else builds. */
