@@ -1,8 +1,8 @@
 // Reliability under faults and hostile input (docs/reliability.md):
 // - crash consistency: the crash harness (apps/server/src/crash.test.ts) with TROVE_CRASH_POINTS
 //   kill points per format (TROVE_BENCH_CRASH_POINTS, default 200), on SQLite, and on PostgreSQL
-//   too with TROVE_BENCH_POSTGRES=1 (only there, and nothing else of this suite, with
-//   TROVE_BENCH_POSTGRES=only, so the two databases' long runs can go side by side);
+//   too with TROVE_BENCH_POSTGRES=1; TROVE_BENCH_CRASH_ONLY=sqlite (or postgres) runs that crash run
+//   alone, nothing else of this suite, so the two databases' long runs can go side by side;
 //   TROVE_BENCH_CRASH_FORMATS picks formats (npm,pypi,docker,maven,generic);
 // - concurrent publishes: 100 publishes of one npm version and 100 deploys of one Maven release
 //   file at once, against the built server: one wins, the packument and the metadata list it once;
@@ -226,7 +226,8 @@ async function fuzzing(row) {
 
 /** @param {import('./stats.mjs').Row} row */
 export async function benchReliability(row) {
-  if (process.env.TROVE_BENCH_POSTGRES === 'only') return crashConsistency(row, true)
+  const only = process.env.TROVE_BENCH_CRASH_ONLY
+  if (only) return crashConsistency(row, only === 'postgres')
   await concurrentPublishes(row)
   await fuzzing(row)
   await crashConsistency(row, false)

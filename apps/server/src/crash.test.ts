@@ -63,9 +63,11 @@ interface FlowResult {
 }
 const results: FlowResult[] = []
 
-afterAll(() => {
+/** Writes the figures so far: a long run stopped early still reports the points it tried. */
+function writeReport(): void {
   if (REPORT) fs.writeFileSync(REPORT, JSON.stringify(results, null, 2))
-})
+}
+afterAll(writeReport)
 
 /** The store as `trove doctor` sees it through the running server: its problems, if any. */
 async function doctor(h: Harness): Promise<string[]> {
@@ -206,6 +208,7 @@ describe.each(flows)('a server killed during $name', (flow: CrashFlow) => {
         ]) {
           result.failures.push(`${label}, after the retry: ${problem}`)
         }
+        writeReport()
       }
       expect(result.failures).toEqual([])
       expect(result.tried).toBeGreaterThan(0)
