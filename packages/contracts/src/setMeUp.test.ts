@@ -34,14 +34,32 @@ describe('set-me-up snippets', () => {
     expect(docker[0]?.text).toContain(`echo 't' | docker login --username 'o'\\''hara' --password-stdin trove.example.com`)
   })
 
-  it('tells Docker users about plain HTTP, and skopeo skips TLS verification there', () => {
+  it('tells Docker users about plain HTTP, and Podman and skopeo skip TLS verification there', () => {
     const docker = setMeUpSnippets({ ...target, baseUrl: 'http://127.0.0.1:8082', packageType: 'docker', rclass: 'local' })
+    expect(docker.map((s) => [s.id, s.title])).toEqual([
+      ['docker', 'Docker'],
+      ['podman', 'Podman'],
+      ['skopeo', 'Skopeo'],
+    ])
     expect(docker[0]?.text.split('\n')[0]).toContain('insecure-registries')
-    expect(docker[1]?.text).toContain(
-      'skopeo copy --dest-tls-verify=false oci-archive:<IMAGE>.tar docker://127.0.0.1:8082/npm-remote/<IMAGE>:<TAG>',
+    const image = '127.0.0.1:8082/npm-remote/<IMAGE>:<TAG>'
+    expect(docker[1]?.text).toBe(
+      [
+        `echo '${TOKEN_PLACEHOLDER}' | podman login --tls-verify=false --username 'ada' --password-stdin 127.0.0.1:8082`,
+        `podman tag <IMAGE>:<TAG> ${image}`,
+        `podman push --tls-verify=false ${image}`,
+        `podman pull --tls-verify=false ${image}`,
+        '',
+      ].join('\n'),
     )
+    expect(docker[2]?.text).toContain(`skopeo copy --dest-tls-verify=false oci-archive:<IMAGE>.tar docker://${image}`)
     const https = setMeUpSnippets({ ...target, packageType: 'docker', rclass: 'local' })
     expect(https.map((s) => s.text).join('')).not.toContain('tls-verify')
+    expect(https[1]?.text).toContain('podman push trove.example.com/npm-remote/<IMAGE>:<TAG>\n')
+    // A remote is only pulled from.
+    const remote = setMeUpSnippets({ ...target, packageType: 'docker' })
+    expect(remote[1]?.text.split('\n').map((line) => line.split(' ')[0])).toEqual(['echo', 'podman', ''])
+    expect(remote[1]?.text).toContain('podman pull trove.example.com/npm-remote/<IMAGE>:<TAG>\n')
   })
 
   it('gives Go its credentials through ~/.netrc, and says that Go sends none over plain HTTP', () => {

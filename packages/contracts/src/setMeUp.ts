@@ -103,13 +103,18 @@ function docker(t: SetMeUpTarget): SetMeUpSnippet[] {
   if (canDeploy(t)) lines.push(`docker tag <IMAGE>:<TAG> ${image}`, `docker push ${image}`)
   lines.push(`docker pull ${image}`)
   const tls = insecure ? ' --tls-verify=false' : ''
+  // Over plain HTTP Podman, like skopeo, is told per command; Docker's daemon is told once (the comment below).
+  const podman = [login('podman', tls)]
+  if (canDeploy(t)) podman.push(`podman tag <IMAGE>:<TAG> ${image}`, `podman push${tls} ${image}`)
+  podman.push(`podman pull${tls} ${image}`)
   const skopeo = [login('skopeo', tls)]
   if (canDeploy(t))
     skopeo.push(`skopeo copy${insecure ? ' --dest-tls-verify=false' : ''} oci-archive:<IMAGE>.tar docker://${image}`)
   skopeo.push(`skopeo copy${insecure ? ' --src-tls-verify=false' : ''} docker://${image} oci-archive:<IMAGE>-pulled.tar`)
   const snippets: SetMeUpSnippet[] = [
     { id: 'docker', title: 'Docker', language: 'shell', text: `${lines.join('\n')}\n` },
-    { id: 'skopeo', title: 'Skopeo (or Podman, with the same options)', language: 'shell', text: `${skopeo.join('\n')}\n` },
+    { id: 'podman', title: 'Podman', language: 'shell', text: `${podman.join('\n')}\n` },
+    { id: 'skopeo', title: 'Skopeo', language: 'shell', text: `${skopeo.join('\n')}\n` },
   ]
   if (insecure)
     snippets[0] = {
