@@ -40,6 +40,7 @@ if [[ $install -eq 1 ]]; then
   [[ -x /usr/bin/twine ]] || missing+=(twine)
   /usr/bin/python3 -m build --version >/dev/null 2>&1 || missing+=(python3-build)
   /usr/bin/python3 -c 'import setuptools, wheel' >/dev/null 2>&1 || missing+=(python3-setuptools python3-wheel)
+  /usr/bin/python3 -c 'import fusepy' >/dev/null 2>&1 || missing+=(python3-fusepy) # the slow disk of slowDisk.test.ts (FUSE)
   if [[ ${#missing[@]} -gt 0 ]]; then
     echo "Installing Debian packages: ${missing[*]}"
     if [[ $(id -u) -ne 0 ]]; then

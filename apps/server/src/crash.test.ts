@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, KillingProxy, MAIN, ServerProcess, storeProblems } from '../test/crash.js'
+import { adminToken, KillingProxy, MAIN, ServerProcess, storeProblems } from '../test/crash.js'
 import { type CrashFlow, FLOWS, type Harness } from '../test/crashFlows.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
@@ -77,27 +77,6 @@ async function doctor(h: Harness): Promise<string[]> {
   return report.ok ? [] : [`doctor: ${JSON.stringify(report)}`]
 }
 
-async function signIn(url: string): Promise<string> {
-  const login = await fetch(`${url}/ui/api/v1/ui/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
-  })
-  if (login.status !== 200) throw new Error(`login: ${login.status}`)
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? '' }
-  const token = await fetch(`${url}/ui/api/v1/ui/userIdentifyToken/admin`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ expiresIn: 86_400 }),
-  })
-  if (token.status !== 200) throw new Error(`token: ${token.status}`)
-  return ((await token.json()) as { access_token: string }).access_token
-}
-
 const flows = FLOWS.filter((f) => !FORMATS || FORMATS.includes(f.repo.packageType))
 
 describe.each(flows)('a server killed during $name', (flow: CrashFlow) => {
@@ -113,7 +92,7 @@ describe.each(flows)('a server killed during $name', (flow: CrashFlow) => {
     await server.start()
     const proxy = new KillingProxy(server)
     await proxy.listen()
-    h = { proxy, token: await signIn(server.url), work: tempDir('trove-crash-work-') }
+    h = { proxy, token: await adminToken(server.url), work: tempDir('trove-crash-work-') }
     const created = await fetch(`${server.url}/api/repositories/${flow.repo.key}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },

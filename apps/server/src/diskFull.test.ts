@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, KillingProxy, MAIN, NODE_ID, query, ServerProcess, storeProblems } from '../test/crash.js'
+import { ADMIN_PASSWORD, adminToken, KillingProxy, MAIN, NODE_ID, query, ServerProcess, storeProblems } from '../test/crash.js'
 import { type CrashFlow, genericFlow, type Harness, npmFlow, ociFlow, pypiFlow } from '../test/crashFlows.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
@@ -63,23 +63,6 @@ async function signIn(url: string): Promise<Response> {
   })
 }
 
-async function accessToken(url: string): Promise<string> {
-  const login = await signIn(url)
-  expect(login.status).toBe(200)
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? '' }
-  const token = await fetch(`${url}/ui/api/v1/ui/userIdentifyToken/admin`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ expiresIn: 86_400 }),
-  })
-  expect(token.status).toBe(200)
-  return ((await token.json()) as { access_token: string }).access_token
-}
-
 /** Incompressible bytes, different for each `n`. */
 const bytes = (n: number, size = 256 * 1024) => crypto.createHash('shake256', { outputLength: size }).update(`disk ${n}`).digest()
 
@@ -109,7 +92,7 @@ describe.skipIf(refused !== undefined)('a full disk', () => {
     const proxy = new KillingProxy(server)
     await proxy.listen()
     proxy.arm(undefined)
-    h = { proxy, token: await accessToken(server.url), work: tempDir('trove-disk-full-work-') }
+    h = { proxy, token: await adminToken(server.url), work: tempDir('trove-disk-full-work-') }
     for (const type of ['npm', 'pypi', 'docker', 'maven', 'generic']) {
       const created = await fetch(`${server.url}/api/repositories/${type}-local`, {
         method: 'PUT',

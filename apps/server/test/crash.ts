@@ -280,3 +280,25 @@ export async function storeProblems(dataDir: string, databaseUrl: string | undef
   }
   return problems
 }
+
+/** Signs the administrator in on a running server and returns an access token of theirs (a day long). */
+export async function adminToken(url: string): Promise<string> {
+  const login = await fetch(`${url}/ui/api/v1/ui/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
+  })
+  if (login.status !== 200) throw new Error(`login: ${login.status}`)
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? '' }
+  const token = await fetch(`${url}/ui/api/v1/ui/userIdentifyToken/admin`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ expiresIn: 86_400 }),
+  })
+  if (token.status !== 200) throw new Error(`token: ${token.status}`)
+  return ((await token.json()) as { access_token: string }).access_token
+}
