@@ -19,6 +19,13 @@
 // TROVE_BENCH_CLUSTER_CHANGES (default 50) writes of each sort; TROVE_BENCH_CLUSTER_BLOB_MB
 // (default 1024) and TROVE_BENCH_CLUSTER_BLOB_ROUNDS (default 3) for the layer. Needs PostgreSQL's
 // binaries, haproxy and skopeo.
+//
+// TROVE_BENCH_CLUSTER_NODE_CPU=0.15 gives each node that much CPU of its own (a cgroup CPU quota
+// per node process, as root) and runs only the mixed loads as fast as they go: one node against
+// three, each as if on cores of its own, the rest of the machine left to PostgreSQL, s3rver,
+// haproxy and the load generator. The clients grow with the nodes there (20 connections per node),
+// so each node is offered the same work; haproxy's health checks must keep passing (a node held
+// to too little CPU answers its ping late and is taken out).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,9 +33,18 @@ import path from 'node:path'
 import { pushPullRounds, skopeoClient, summarize } from './clusterBlob.mjs'
 import { publishSeen, revocationSeen } from './clusterChanges.mjs'
 import { accessToken, npmPublish, registryToken, seed } from './clusterData.mjs'
-import { costByRate, crossNodeWrites, kindCosts, load, warmUp } from './clusterLoad.mjs'
-import { HAPROXY, PG_BIN, startHaproxy, startPostgres, startS3 } from './clusterProcesses.mjs'
-import { blobRows, changeRows, costByRateRow, crossNodeWritesRow, kindRows, loadRows, rateRow } from './clusterRows.mjs'
+import { CONNECTIONS, costByRate, crossNodeWrites, kindCosts, load, warmUp } from './clusterLoad.mjs'
+import { cpuQuota, HAPROXY, PG_BIN, startHaproxy, startPostgres, startS3 } from './clusterProcesses.mjs'
+import {
+  blobRows,
+  changeRows,
+  costByRateRow,
+  crossNodeWritesRow,
+  kindRows,
+  loadRows,
+  quotaRows,
+  rateRow,
+} from './clusterRows.mjs'
 import { freePort, signInAdmin, startServer } from './server.mjs'
 
 const LOAD_S = Number(process.env.TROVE_BENCH_CLUSTER_LOAD_S ?? 15)
@@ -38,6 +54,7 @@ const KIND_S = Number(process.env.TROVE_BENCH_CLUSTER_KIND_S ?? 5)
 const CHANGES = Number(process.env.TROVE_BENCH_CLUSTER_CHANGES ?? 50)
 const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
+const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
 /** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
 const WARM_S = 3
 const FIRST_WARM_S = 10
@@ -149,6 +166,26 @@ export async function benchCluster(row) {
     const results = { 1: [], 3: [] }
     const cluster = { nodes: nodes.map((n) => n.pid), postgres, s3rver: s3.pid }
     await warmUp(lb3, data, token, await bearer(), FIRST_WARM_S)
+    if (NODE_CPU > 0) {
+      // Each node on a share of the machine of its own: only the loads as fast as they go.
+      const quotas = nodes.map((n, i) => cpuQuota(n.pid, NODE_CPU, `trove-bench-${process.pid}-${ids[i]}`))
+      stops.push(async () => {
+        for (const q of quotas) q.remove()
+      })
+      const throttled = { 1: 0, 3: 0 }
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
+          const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
+          const before = quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0)
+          const procs = { ...cluster, haproxy: haproxy.pid }
+          results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, 0, CONNECTIONS * n))
+          throttled[n] += quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0) - before
+        }
+      }
+      loadRows(row, results, LOAD_S)
+      quotaRows(row, results, NODE_CPU, throttled)
+      return
+    }
     const atRate = { 1: [], 3: [] }
     for (let r = 0; r < ROUNDS; r++) {
       for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {

@@ -36,9 +36,9 @@ function cpuNow(procs) {
 }
 
 /** autocannon for `seconds` with every role's CPU seconds read around it. */
-async function measured(url, requests, seconds, procs, rate = 0) {
+async function measured(url, requests, seconds, procs, rate = 0, connections = CONNECTIONS) {
   const before = cpuNow(procs)
-  const r = await cannon(url, requests, seconds, rate)
+  const r = await cannon(url, requests, seconds, rate, connections)
   const after = cpuNow(procs)
   const cpu = Object.fromEntries(ROLES.map((role) => [role, after[role] - before[role]]))
   const cores = os.cpus().length
@@ -50,6 +50,7 @@ async function measured(url, requests, seconds, procs, rate = 0) {
     requests: r.requests.total,
     errors: r.errors + r.non2xx + r.timeouts,
     seconds: r.duration,
+    connections,
     cpu,
     // Cores the whole machine kept busy meanwhile, ours and everyone else's.
     busyCores: (after.machine.busy - before.machine.busy) / wall,
@@ -65,11 +66,11 @@ export async function warmUp(url, data, token, bearer, seconds) {
  * One load of the mix through `url`: `warm` seconds unmeasured, then `seconds` measured; as fast as
  * the connections go, or at `rate` requests a second.
  */
-export async function load(url, procs, data, token, bearer, warm, seconds, rate = 0) {
+export async function load(url, procs, data, token, bearer, warm, seconds, rate = 0, connections = CONNECTIONS) {
   const { requests, puts } = mix(data, token, bearer)
-  await cannon(url, requests, warm, rate)
+  await cannon(url, requests, warm, rate, connections)
   const before = puts.count
-  const result = await measured(url, requests, seconds, procs, rate)
+  const result = await measured(url, requests, seconds, procs, rate, connections)
   return { ...result, puts: puts.count - before }
 }
 

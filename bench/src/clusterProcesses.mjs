@@ -185,3 +185,48 @@ export async function startHaproxy(file, generated, url) {
   }
   return owned(child)
 }
+
+const QUOTA_PERIOD_US = 10_000
+
+/**
+ * Puts a process, all its threads and later children, in a cgroup of its own limited to `cores` of
+ * CPU (the cgroup v1 cpu controller's CFS quota, or cgroup v2's cpu.max; needs root): a node
+ * given its own share of the machine, as if it had cores of its own. `remove()` moves it back.
+ */
+export function cpuQuota(pid, cores, name) {
+  const v1 = '/sys/fs/cgroup/cpu'
+  const v2 = fs.existsSync('/sys/fs/cgroup/cgroup.controllers')
+  const root = v2 ? '/sys/fs/cgroup' : v1
+  if (!v2 && !fs.existsSync(path.join(v1, 'cpu.cfs_quota_us')))
+    throw new Error('no cgroup cpu controller at /sys/fs/cgroup: TROVE_BENCH_CLUSTER_NODE_CPU needs one (and root)')
+  const dir = path.join(root, name)
+  fs.mkdirSync(dir)
+  // A short period (10 ms): a node that spent its share waits at most the rest of it, as a
+  // process sharing a core would, not the default period's 100 ms.
+  if (v2) {
+    fs.writeFileSync(path.join(dir, 'cpu.max'), `${Math.round(QUOTA_PERIOD_US * cores)} ${QUOTA_PERIOD_US}`)
+  } else {
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(QUOTA_PERIOD_US))
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(Math.round(QUOTA_PERIOD_US * cores)))
+  }
+  fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid))
+  return {
+    /** Seconds the quota held the process back (cgroup v1 and v2 both report it). */
+    throttledSeconds() {
+      const stat = fs.readFileSync(path.join(dir, 'cpu.stat'), 'utf8')
+      const v1time = /^throttled_time (\d+)/m.exec(stat)
+      if (v1time) return Number(v1time[1]) / 1e9
+      return Number(/^throttled_usec (\d+)/m.exec(stat)?.[1] ?? 0) / 1e6
+    },
+    remove() {
+      for (const p of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+        try {
+          fs.writeFileSync(path.join(root, 'cgroup.procs'), p)
+        } catch {
+          // It ended meanwhile.
+        }
+      }
+      fs.rmdirSync(dir)
+    },
+  }
+}

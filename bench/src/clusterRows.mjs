@@ -28,7 +28,7 @@ export function loadRows(row, results, seconds) {
       '-',
       null,
       `median of ${runs.length} rounds (${runs.map((r) => r.rps.toFixed(0)).join(', ')}) of ${seconds} s through haproxy, ` +
-        `${CONNECTIONS} connections; ${requests} requests, ${runs.reduce((s, r) => s + r.puts, 0)} of them deploys, ` +
+        `${runs[0]?.connections ?? CONNECTIONS} connections; ${requests} requests, ${runs.reduce((s, r) => s + r.puts, 0)} of them deploys, ` +
         `${runs.reduce((s, r) => s + r.errors, 0)} errors`,
     )
     row(
@@ -64,6 +64,29 @@ export function loadRows(row, results, seconds) {
     growth <= FLAT,
     `${f2(growth)}×; the three node processes' utime + stime (/proc/<pid>/stat) over the measured windows, divided by the ` +
       `requests; 3 nodes answered ${f2(three.rps / one.rps)}× the requests of 1 on these ${cores} cores`,
+  )
+}
+
+/** Three nodes should serve this many times one node's requests when each has cores of its own. */
+const SCALE = 2.5
+
+/**
+ * The rows of the loads with each node held to `cores` of CPU: three nodes' throughput against
+ * one's, and how long the quotas held the nodes back (a node that used its whole share).
+ */
+export function quotaRows(row, results, cores, throttled) {
+  const rps = (runs) => median(runs.map((r) => r.rps))
+  const [one, three] = [rps(results[1]), rps(results[3])]
+  const seconds = (runs) => runs.reduce((s, r) => s + r.seconds, 0)
+  row(
+    `cluster: 3 nodes / 1 node, each held to ${cores} cores`,
+    f2(three / one),
+    '× req/s',
+    `≥ ${SCALE}×`,
+    three / one >= SCALE,
+    `${one.toFixed(0)} → ${three.toFixed(0)} req/s (median of ${results[1].length} rounds each); the quotas held the nodes back ` +
+      `${f1(throttled[1])} s over ${f1(seconds(results[1]))} s with one node, ${f1(throttled[3])} s over ${f1(seconds(results[3]))} s with three ` +
+      `(a node that used its whole share waits out the rest of each 10 ms period)`,
   )
 }
 
