@@ -46,6 +46,11 @@ export interface NewVersion {
   metadata?: unknown
   createdBy?: string | null
   files: NewFile[]
+  /**
+   * The version's size when the format knows it better than the sum of its files: an image's
+   * manifest declares its config's and layers' sizes before a remote has fetched them.
+   */
+  size?: number
   /** Set it when the format knows (npm's latest dist-tag); otherwise the highest version wins. */
   latest?: boolean
   /** Replace an existing version in this repository instead of answering 409. */
@@ -321,7 +326,7 @@ export class ArtifactService {
         readme: v.readme ?? null,
         // Declared licences are kept as SPDX ids where one fits ("MIT License" → MIT), else as declared.
         licenses: JSON.stringify(spdxLicenses(v.licenses ?? [])),
-        size: v.files.reduce((sum, f) => sum + f.blob.size, 0),
+        size: v.size ?? v.files.reduce((sum, f) => sum + f.blob.size, 0),
         metadata: JSON.stringify(v.metadata ?? {}),
         modified_at: now,
       }
@@ -383,6 +388,15 @@ export class ArtifactService {
       packagesChanged()
       return { packageId: pkgId, versionId }
     }
+  }
+
+  /**
+   * Adds a file to a recorded version (a layer a remote fetched after it recorded the image's tag).
+   * The version's content changed: the security scanner looks at it again.
+   */
+  async addVersionFile(tx: Tx, repoKey: string, versionId: number, file: NewFile): Promise<void> {
+    await this.putFile(tx, repoKey, file, { versionId })
+    await tx.deleteFrom('scan_status').where('version_id', '=', versionId).execute()
   }
 
   async setTags(tx: Tx, pkgId: number, tags: string[]): Promise<void> {
