@@ -1,4 +1,4 @@
-import { PACKAGE_FIELDS, PACKAGE_LICENSE_FIELDS } from '@trove/contracts/packages'
+import { PACKAGE_FIELDS, PACKAGE_LICENSE_FIELDS, VERSIONS_WITH_FILES_QUERY } from '@trove/contracts/packages'
 import type { FastifyInstance } from 'fastify'
 import { expect, vi } from 'vitest'
 import { type Session, sessionHeaders } from './testApp.js'
@@ -10,6 +10,13 @@ export interface BrowsedPackage {
   latestVersion: string | null
   stats: { downloads: number }
   licenses: { name: string; source: string }[] | null
+}
+
+export interface BrowsedVersion {
+  name: string
+  size: number
+  repos: { name: string; type: string; leadFilePath: string | null }[]
+  files: { name: string; path: string; lead: boolean; size: number; sha256: string; mimeType: string }[]
 }
 
 /**
@@ -53,6 +60,19 @@ export function packagesBrowser(fastify: FastifyInstance, session: Session) {
     /** Waits for a package's download count: counts reach the database within a second, the browser's answers are cached a few seconds more. */
     async downloads(pkgid: string, count: number) {
       await vi.waitFor(async () => expect((await pkg(pkgid)).stats.downloads).toBe(count), { timeout: 15_000, interval: 250 })
+    },
+    /** One version of a package, with its files, as the versions list asks for a docker package's. */
+    async version(pkgid: string, name: string): Promise<BrowsedVersion> {
+      const res = await fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/mds/versions',
+        headers,
+        payload: { graphQL: { query: VERSIONS_WITH_FILES_QUERY, variables: { filter: { packageId: pkgid, name } } } },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      const edges = res.json().data.versions.edges as { node: BrowsedVersion }[]
+      expect(edges.map((e) => e.node.name)).toEqual([name])
+      return (edges[0] as { node: BrowsedVersion }).node
     },
     /** A version's dependencies, by version id (`<type>://<name>:<version>`) as the Dependencies section asks. */
     async dependencies(versionId: string): Promise<{ name: string; range: string; scope: string }[]> {

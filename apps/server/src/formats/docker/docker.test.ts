@@ -5,6 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import type { TagMetadata } from './index.js'
 import { MEDIA } from './manifest.js'
@@ -501,12 +502,14 @@ describe('docker/oci registry', () => {
     const upAdmin = await signIn(upstream.fastify)
     await createRepo(upstream.fastify, upAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
     const upHost = upBase.replace('http://', '')
+    // Blobs of its own: none of them is in this Trove's blob store before the remote fetches it.
+    const upImage = await buildImage(path.join(work, 'upstream'), `hello through a remote ${Date.now()}\n`)
     const seeded = await skopeo([
       'copy',
       '--dest-creds',
       `admin:${ADMIN_PASSWORD}`,
       '--dest-tls-verify=false',
-      `oci:${image.layout}:1.0`,
+      `oci:${upImage.layout}:1.0`,
       `docker://${upHost}/docker-local/up:1.0`,
     ])
     expect(seeded.code).toBe(0)
@@ -524,6 +527,35 @@ describe('docker/oci registry', () => {
       repositories: ['docker-other', 'docker-remote'],
       defaultDeploymentRepo: 'docker-other',
     })
+    // The tag's manifest alone, as a client checking the tag asks: the remote records the tag as
+    // the upstream recorded the push, its whole size (the manifest declares its config's and
+    // layers') and the config's platform and build steps, before any layer is fetched.
+    const manifestOnly = await http('GET', '/v2/docker-remote/up/manifests/1.0', undefined, { accept: MEDIA.ociManifest })
+    expect(manifestOnly.status).toBe(200)
+    const tagMetadata = async (app: TestApp, repoKey: string) =>
+      JSON.parse(
+        (
+          await app.app.db.kysely
+            .selectFrom('package_versions as v')
+            .innerJoin('packages as p', 'p.id', 'v.package_id')
+            .select('v.metadata')
+            .where('p.name', '=', 'up')
+            .where('v.repo_key', '=', repoKey)
+            .executeTakeFirstOrThrow()
+        ).metadata,
+      ) as TagMetadata
+    const pushedMeta = await tagMetadata(upstream, 'docker-local')
+    expect(pushedMeta.config).toMatchObject({ os: 'linux', architecture: 'amd64' })
+    expect(await tagMetadata(t, 'docker-remote')).toEqual(pushedMeta)
+    const pushedTag = await packagesBrowser(upstream.fastify, upAdmin).version('docker://up', '1.0')
+    expect(pushedTag.size).toBe(upImage.manifest.length + upImage.config.length + upImage.layer.length)
+    const browser = packagesBrowser(t.fastify, admin)
+    const cachedTag = await browser.version('docker://up', '1.0')
+    expect(cachedTag.size).toBe(pushedTag.size)
+    expect(cachedTag.files.map((f) => f.path).sort()).toEqual(
+      ['up/1.0/manifest.json', `up/1.0/sha256__${sha256(upImage.config)}`].sort(),
+    )
+
     const viaRemote = path.join(work, 'via-remote')
     const pulled = await skopeo([
       'copy',
@@ -535,15 +567,21 @@ describe('docker/oci registry', () => {
     ])
     expect(pulled.stderr).toBe('')
     expect(pulled.code).toBe(0)
-    expect(fs.readFileSync(path.join(viaRemote, 'blobs', 'sha256', sha256(image.layer)))).toEqual(image.layer)
+    expect(fs.readFileSync(path.join(viaRemote, 'blobs', 'sha256', sha256(upImage.layer)))).toEqual(upImage.layer)
     const cached = await t.app.db.kysely.selectFrom('files').select('path').where('repo_key', '=', 'docker-remote').execute()
     const paths = cached.map((f) => f.path)
     expect(paths).toContain('up/1.0/manifest.json')
-    expect(paths.some((p) => p.endsWith(`/sha256__${sha256(image.layer)}`))).toBe(true)
+    expect(paths.some((p) => p.endsWith(`/sha256__${sha256(upImage.layer)}`))).toBe(true)
+    // The layer fetched joins the tag, as a pushed tag holds its layers.
+    const fileList = (files: { path: string; lead: boolean; size: number; sha256: string; mimeType: string }[]) =>
+      files.map((f) => [f.path, f.lead, f.size, f.sha256, f.mimeType]).sort()
+    const pulledTag = await browser.version('docker://up', '1.0')
+    expect(pulledTag.size).toBe(pushedTag.size)
+    expect(fileList(pulledTag.files)).toEqual(fileList(pushedTag.files))
 
     const viaVirtual = await skopeo(['inspect', '@creds', '--tls-verify=false', `docker://${host}/docker-virtual/up:1.0`])
     expect(viaVirtual.code).toBe(0)
-    expect(JSON.parse(viaVirtual.stdout).Digest).toBe(`sha256:${sha256(image.manifest)}`)
+    expect(JSON.parse(viaVirtual.stdout).Digest).toBe(`sha256:${sha256(upImage.manifest)}`)
 
     const pushed = await skopeo([
       'copy',

@@ -257,20 +257,42 @@ const dockerRoutes =
         const found = await localBlob(r.key, image, hex)
         if (found) return found
         if (r.rclass === 'remote' && !r.offline) {
-          const fetched = await fetchBlob(fctx, r, image, hex)
-          if (fetched) {
-            await fctx.db.kysely.transaction().execute(async (tx) => {
-              await fctx.artifacts.putFile(tx, r.key, {
-                path: blobPath(image, hex),
-                blob: fetched,
-                mimeType: 'application/octet-stream',
-              })
-            })
-            return fctx.artifacts.findFile(r.key, blobPath(image, hex))
-          }
+          const fetched = await cacheBlob(r, image, hex)
+          if (fetched) return fctx.artifacts.findFile(r.key, blobPath(image, hex))
         }
       }
       return undefined
+    }
+
+    /**
+     * Fetches a blob from a remote's upstream and keeps it under @blobs. The remote's tags whose
+     * image has it get it as a file, as a pushed tag has its config and layers.
+     */
+    async function cacheBlob(remote: Repository, image: string, hex: string): Promise<BlobInfo | undefined> {
+      const fetched = await fetchBlob(fctx, remote, image, hex)
+      if (!fetched) return undefined
+      const digest = `sha256:${hex}`
+      const tags: { id: number; tag: string; mediaType: string }[] = []
+      for (const v of await fctx.artifacts.listVersions(TYPE, image, [remote.key])) {
+        const config = (JSON.parse(v.metadata) as TagMetadata).config
+        const mediaType = config?.layers.find((l) => l.digest === digest)?.mediaType
+        if (mediaType) tags.push({ id: v.id, tag: v.version, mediaType })
+      }
+      await fctx.db.kysely.transaction().execute(async (tx) => {
+        await fctx.artifacts.putFile(tx, remote.key, {
+          path: blobPath(image, hex),
+          blob: fetched,
+          mimeType: 'application/octet-stream',
+        })
+        for (const t of tags) {
+          await fctx.artifacts.addVersionFile(tx, remote.key, t.id, {
+            path: tagPath(image, t.tag, `sha256__${hex}`),
+            blob: fetched,
+            mimeType: t.mediaType,
+          })
+        }
+      })
+      return fetched
     }
 
     async function tagDigest(
@@ -384,6 +406,13 @@ const dockerRoutes =
       } else if (parsed.config) {
         let config: Record<string, unknown> | undefined
         const configHex = hexOf(parsed.config.digest)
+        // A remote records a tag before its client asks for the config: the config, small, is
+        // fetched now, so the tag has the platform and build steps a pushed tag has.
+        if (repo.rclass === 'remote' && !(await fctx.blobs.info(configHex))) {
+          await cacheBlob(repo, image, configHex).catch((error) => {
+            app.log.warn({ err: error, repo: repo.key, image }, 'the image config could not be fetched from the upstream')
+          })
+        }
         const configInfo = await fctx.blobs.info(configHex)
         if (configInfo && configInfo.size < MANIFEST_LIMIT) {
           try {
@@ -408,6 +437,8 @@ const dockerRoutes =
         metadata: meta,
         createdBy: principal?.name ?? null,
         files,
+        // What the manifest declares: a remote's tag has it before its layers are fetched.
+        size: meta.totalSize,
         overwrite: true,
       })
       return { hex }
