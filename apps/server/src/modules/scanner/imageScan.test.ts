@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createRepo, listen, run } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import {
@@ -124,6 +124,53 @@ describe('image scans', () => {
     )
     await t.app.scanner.idle()
     expect((await summary('1.1')).json()).toMatchObject({ state: 'scanned', counts: { unknown: 0, critical: 0 } })
+  })
+
+  it('scans an image a remote cached from a second Trove once its layers are fetched', async () => {
+    const upstream = await createTestApp()
+    try {
+      const upBase = await listen(upstream.fastify)
+      const upAdmin = await signIn(upstream.fastify)
+      await createRepo(upstream.fastify, upAdmin, 'docker-local', { rclass: 'local', packageType: 'docker' })
+      // A layer of its own: nothing of it is in this Trove's blob store before the remote fetches it.
+      const files = { 'etc/os-release': OS_RELEASE, 'var/lib/dpkg/status': DPKG_STATUS, 'etc/hostname': 'upstream\n' }
+      const image = writeOciImage(path.join(work, 'upstream'), { content: '', tag: '2.0', files })
+      const seeded = await skopeo([
+        'copy',
+        '--dest-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--dest-tls-verify=false',
+        `oci:${image.layout}:2.0`,
+        `docker://${upBase.replace(/^http:\/\//, '')}/docker-local/app:2.0`,
+      ])
+      expect(seeded.code, seeded.stderr).toBe(0)
+      await createRepo(t.fastify, admin, 'docker-remote', {
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `${upBase}/docker-local`,
+        username: 'admin',
+        password: ADMIN_PASSWORD,
+      })
+      // The remote records the tag from its manifest; the layer it fetches next is scanned with it.
+      const pulled = await skopeo([
+        'copy',
+        '--src-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--src-tls-verify=false',
+        `docker://${host}/docker-remote/app:2.0`,
+        `oci:${path.join(work, 'pulled-remote')}:2.0`,
+      ])
+      expect(pulled.code, pulled.stderr).toBe(0)
+      await vi.waitFor(
+        async () => {
+          await t.app.scanner.idle()
+          expect((await summary('2.0')).json()).toMatchObject({ state: 'scanned', os: 'debian 12', counts: { unknown: 1 } })
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+    } finally {
+      await upstream.close()
+    }
   })
 
   it("refuses a pull a policy blocks, naming the advisory in the registry's own error, and lets the fixed image through", async () => {
