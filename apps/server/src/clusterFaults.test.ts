@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { npmPublishBody, run } from '../test/clients.js'
 import { type Download, eventually, freePort, Load, NGINX, Nginx, OwnPostgres, PG_BIN } from '../test/cluster.js'
-import { ADMIN_PASSWORD, query, ServerProcess } from '../test/crash.js'
+import { ADMIN_PASSWORD, adminSession, query, ServerProcess } from '../test/crash.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
 /**
@@ -29,32 +29,7 @@ afterAll(() => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-interface Admin {
-  cookie: string
-  csrf: string
-  token: string
-}
-
-async function signIn(url: string): Promise<Admin> {
-  const login = await fetch(`${url}/ui/api/v1/ui/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
-  })
-  if (login.status !== 200) throw new Error(`login: ${login.status}`)
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
-  const token = await fetch(`${url}/ui/api/v1/ui/userIdentifyToken/admin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
-    body: JSON.stringify({ expiresIn: 86_400 }),
-  })
-  if (token.status !== 200) throw new Error(`token: ${token.status}`)
-  return { cookie, csrf, token: ((await token.json()) as { access_token: string }).access_token }
-}
+type Admin = Awaited<ReturnType<typeof adminSession>>
 
 const bearer = (admin: Admin) => ({ authorization: `Bearer ${admin.token}` })
 
@@ -163,7 +138,7 @@ describe.skipIf(!PG || !NGINX)('a node killed under load behind nginx', () => {
     // One after the other: the first migrates the database and creates the first administrator.
     await a.start(nodeEnv('node-a'))
     await b.start(nodeEnv('node-b'))
-    admin = await signIn(a.url)
+    admin = await adminSession(a.url)
     downloads = await fill(a.url, admin, 8)
 
     // The reverse proxy as an admin sets it up: node a's URL and the cluster's other node, rendered by Trove.
@@ -290,7 +265,7 @@ describe.skipIf(!PG || !PG_BIN)('PostgreSQL restarted under load', () => {
     await pg.init()
     node = new ServerProcess(tempDir('trove-pg-restart-'), pg.url)
     await node.start({ TROVE_NODE_ID: 'node-c', TROVE_HEARTBEAT_MS: String(HEARTBEAT_MS) })
-    admin = await signIn(node.url)
+    admin = await adminSession(node.url)
     downloads = await fill(node.url, admin, 4)
   }, 120_000)
 

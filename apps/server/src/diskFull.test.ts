@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_PASSWORD, adminToken, KillingProxy, MAIN, NODE_ID, query, ServerProcess, storeProblems } from '../test/crash.js'
+import { ADMIN_PASSWORD, MAIN, NODE_ID, query, type ServerProcess, startHarness, storeProblems } from '../test/crash.js'
 import { type CrashFlow, genericFlow, type Harness, npmFlow, ociFlow, pypiFlow } from '../test/crashFlows.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
@@ -87,20 +87,14 @@ describe.skipIf(refused !== undefined)('a full disk', () => {
     dropDatabase = db.drop
     const dataDir = path.join(mount, 'data')
     fs.mkdirSync(dataDir)
-    server = new ServerProcess(dataDir, db.url)
-    await server.start()
-    const proxy = new KillingProxy(server)
-    await proxy.listen()
-    proxy.arm(undefined)
-    h = { proxy, token: await adminToken(server.url), work: tempDir('trove-disk-full-work-') }
-    for (const type of ['npm', 'pypi', 'docker', 'maven', 'generic']) {
-      const created = await fetch(`${server.url}/api/repositories/${type}-local`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ rclass: 'local', packageType: type }),
-      })
-      expect(created.status, await created.text()).toBe(201)
-    }
+    const started = await startHarness(
+      dataDir,
+      db.url,
+      ['npm', 'pypi', 'docker', 'maven', 'generic'],
+      tempDir('trove-disk-full-work-'),
+    )
+    server = started.server
+    h = started.h
     for (const flow of FLOWS) flow.prepare?.(h)
   }, 120_000)
 

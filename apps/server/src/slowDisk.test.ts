@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminToken, KillingProxy, MAIN, NODE_ID, query, ServerProcess, storeProblems } from '../test/crash.js'
+import { MAIN, NODE_ID, query, type ServerProcess, startHarness, storeProblems } from '../test/crash.js'
 import { type CrashFlow, genericFlow, type Harness, npmFlow, ociFlow, pypiFlow } from '../test/crashFlows.js'
 import { tempDir, throwawayDatabase } from '../test/testApp.js'
 
@@ -76,20 +76,9 @@ describe.skipIf(refused !== undefined)('a slow disk', () => {
     dropDatabase = db.drop
     const dataDir = path.join(mount, 'data')
     fs.mkdirSync(dataDir)
-    server = new ServerProcess(dataDir, db.url)
-    await server.start()
-    const proxy = new KillingProxy(server)
-    await proxy.listen()
-    proxy.arm(undefined)
-    h = { proxy, token: await adminToken(server.url), work: tempDir('trove-slow-disk-work-') }
-    for (const type of ['npm', 'pypi', 'docker', 'generic']) {
-      const created = await fetch(`${server.url}/api/repositories/${type}-local`, {
-        method: 'PUT',
-        headers: { ...auth(), 'content-type': 'application/json' },
-        body: JSON.stringify({ rclass: 'local', packageType: type }),
-      })
-      expect(created.status, await created.text()).toBe(201)
-    }
+    const started = await startHarness(dataDir, db.url, ['npm', 'pypi', 'docker', 'generic'], tempDir('trove-slow-disk-work-'))
+    server = started.server
+    h = started.h
     for (const flow of FLOWS) flow.prepare?.(h)
   }, 180_000)
 

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import pg from 'pg'
+import type { Harness } from './crashFlows.js'
 
 /**
  * The crash-consistency harness: the built server in a child process, a TCP proxy in front of it
@@ -281,8 +282,8 @@ export async function storeProblems(dataDir: string, databaseUrl: string | undef
   return problems
 }
 
-/** Signs the administrator in on a running server and returns an access token of theirs (a day long). */
-export async function adminToken(url: string): Promise<string> {
+/** The administrator signed in on a running server: the session's cookie and CSRF token, and an access token of theirs (a day long). */
+export async function adminSession(url: string): Promise<{ cookie: string; csrf: string; token: string }> {
   const login = await fetch(`${url}/ui/api/v1/ui/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -293,12 +294,44 @@ export async function adminToken(url: string): Promise<string> {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ')
-  const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? '' }
+  const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
   const token = await fetch(`${url}/ui/api/v1/ui/userIdentifyToken/admin`, {
     method: 'POST',
-    headers,
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
     body: JSON.stringify({ expiresIn: 86_400 }),
   })
   if (token.status !== 200) throw new Error(`token: ${token.status}`)
-  return ((await token.json()) as { access_token: string }).access_token
+  return { cookie, csrf, token: ((await token.json()) as { access_token: string }).access_token }
+}
+
+/** An access token of the administrator of a running server (a day long). */
+export async function adminToken(url: string): Promise<string> {
+  return (await adminSession(url)).token
+}
+
+/**
+ * The built server started on `dataDir` (and `databaseUrl`), behind a killing proxy that cuts
+ * nothing, with the administrator's token and a local repository `<type>-local` of each type.
+ */
+export async function startHarness(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  types: string[],
+  work: string,
+): Promise<{ server: ServerProcess; h: Harness }> {
+  const server = new ServerProcess(dataDir, databaseUrl)
+  await server.start()
+  const proxy = new KillingProxy(server)
+  await proxy.listen()
+  proxy.arm(undefined)
+  const h = { proxy, token: await adminToken(server.url), work }
+  for (const type of types) {
+    const created = await fetch(`${server.url}/api/repositories/${type}-local`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rclass: 'local', packageType: type }),
+    })
+    if (created.status !== 201) throw new Error(`repository ${type}-local: ${created.status} ${await created.text()}`)
+  }
+  return { server, h }
 }
