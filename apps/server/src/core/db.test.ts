@@ -1,7 +1,9 @@
+import net from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
 import { openDb } from './db.js'
+import { DatabaseUnavailable, isDatabaseUnavailable } from './errors.js'
 import { migrateToLatest } from './migrate.js'
 
 let t: TestApp
@@ -46,6 +48,43 @@ describe('the metadata database', () => {
         expect((await sql<{ one: number }>`select 1 as one`.execute(db.kysely)).rows).toEqual([{ one: 1 }])
       } finally {
         await db.close()
+      }
+    },
+  )
+
+  it.runIf(!!process.env.TROVE_TEST_DATABASE_URL)(
+    'takes a connection reset under a query for the database going away',
+    async () => {
+      // A TCP proxy in front of PostgreSQL that resets its sockets on demand, as a network or a
+      // dying server does: the query meets ECONNRESET, not a PostgreSQL error.
+      const target = new URL(t.config.databaseUrl as string)
+      const sockets = new Set<net.Socket>()
+      const proxy = net.createServer((client) => {
+        const server = net.connect(Number(target.port || 5432), target.hostname)
+        for (const s of [client, server]) {
+          sockets.add(s)
+          s.on('error', () => {})
+        }
+        client.pipe(server).pipe(client)
+      })
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+      const via = new URL(target)
+      via.hostname = '127.0.0.1'
+      via.port = String((proxy.address() as net.AddressInfo).port)
+      const db = await openDb({ databaseUrl: via.toString(), dataDir: t.dataDir })
+      try {
+        const sleeping = sql`select pg_sleep(5)`.execute(db.kysely).then(
+          () => null,
+          (error: unknown) => error,
+        )
+        await new Promise((r) => setTimeout(r, 300))
+        for (const s of sockets) s.resetAndDestroy()
+        const error = await sleeping
+        expect(error).toBeInstanceOf(DatabaseUnavailable)
+        expect(isDatabaseUnavailable(error)).toBe(true)
+      } finally {
+        await db.close().catch(() => {})
+        await new Promise((r) => proxy.close(r))
       }
     },
   )

@@ -34,6 +34,9 @@ const BOOKKEEPING: Record<string, string[]> = {
 /** Prepared statements kept per SQL text (Kysely prepares each query anew; preparing costs more than running a lookup). */
 const STATEMENT_CACHE_LIMIT = 1000
 
+/** Socket errors a query meets when the database's connection breaks under it. */
+const SOCKET_FAILURES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH'])
+
 type SqliteDatabase = import('better-sqlite3').Database
 type SqliteStatement = import('better-sqlite3').Statement
 
@@ -80,6 +83,19 @@ export async function openDb(
           (client) => {
             if (!watched.has(client)) {
               watched.add(client)
+              // The socket failing under a query (reset, a broken pipe) is the database going away
+              // too, but its error carries only the socket's code: said so here, where it is known
+              // to come from the database's connection.
+              const query = client.query.bind(client) as (...args: unknown[]) => unknown
+              Object.assign(client, {
+                query: (...args: unknown[]) => {
+                  const result = query(...args)
+                  if (!(result instanceof Promise)) return result
+                  return result.catch((error: unknown) => {
+                    throw SOCKET_FAILURES.has((error as { code?: string })?.code ?? '') ? new DatabaseUnavailable(error) : error
+                  })
+                },
+              })
               // While idle, the pool's own listener is there too and reports it.
               client.on('error', (err: Error) => {
                 if (client.listenerCount('error') === 1) onConnectionLost(err)
