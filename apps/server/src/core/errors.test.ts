@@ -87,6 +87,8 @@ describe('errors', () => {
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true)
     }
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true)
+    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true)
+    expect(isDatabaseUnavailable(new Error('Client was closed and is not queryable'))).toBe(true)
     // A unique violation, a syntax error, a refused connection to anything but the database's pool.
     for (const code of ['23505', '42601', 'ECONNREFUSED', 'SQLITE_BUSY']) {
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(false)

@@ -61,7 +61,7 @@ export class DatabaseUnavailable extends Error {
 /**
  * Whether an error means the database went away under a request: no connection could be made, the
  * server is shutting down or starting (PostgreSQL's 57P01–57P03), a connection failed (class 08),
- * or the connection ended mid-query.
+ * the connection ended mid-query, or a client whose connection failed was asked again.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false
@@ -70,7 +70,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) return true
   const message = (error as { message?: unknown }).message
-  return typeof message === 'string' && /^Connection terminated/.test(message)
+  // pg's own words for a connection that ended, or one used after its connection failed.
+  return (
+    typeof message === 'string' &&
+    /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(
+      message,
+    )
+  )
 }
 
 /**
