@@ -20,24 +20,38 @@ import { tempDir, throwawayDatabase } from '../test/testApp.js'
 const SLOWFS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/slowfs.py')
 const PYTHON = '/usr/bin/python3'
 
-function slowFsRefused(): string | undefined {
+function mounted(mount: string): boolean {
+  return fs.readFileSync('/proc/mounts', 'utf8').includes(` ${mount} fuse`)
+}
+
+/** Why the slow disk cannot be had here (no FUSE, no fusepy, mounting refused), or undefined. */
+async function slowFsRefused(): Promise<string | undefined> {
   if (!fs.existsSync('/dev/fuse')) return 'no /dev/fuse'
   try {
     execFileSync(PYTHON, ['-c', 'import fusepy'], { stdio: 'pipe' })
   } catch {
     return `${PYTHON} cannot import fusepy (Debian's python3-fusepy)`
   }
-  return undefined
+  const [backing, mount] = [tempDir('trove-slowfs-probe-'), tempDir('trove-slowfs-probe-')]
+  try {
+    const fuse = await mountSlowFs(backing, mount)
+    execFileSync('umount', ['-l', mount])
+    fuse.kill()
+    return undefined
+  } catch (error) {
+    return `mounting the slow file system was refused (${(error as Error).message.trim()}): run as root`
+  } finally {
+    fs.rmSync(mount, { recursive: true, force: true })
+    fs.rmSync(backing, { recursive: true, force: true })
+  }
 }
-const refused = slowFsRefused()
+const refused = await slowFsRefused()
 if (refused) console.warn(`slowDisk.test.ts skipped: ${refused}`)
 
 const FLOWS: CrashFlow[] = [npmFlow, pypiFlow, ociFlow, genericFlow]
 /** Incompressible bytes, different for each `n`. */
 const bytes = (n: number, size: number) => crypto.createHash('shake256', { outputLength: size }).update(`slow ${n}`).digest()
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
-
-const mounted = (mount: string) => fs.readFileSync('/proc/mounts', 'utf8').includes(` ${mount} fuse`)
 
 /** Mounts the slow file system over `backing` at `mount`; resolves once it is mounted. */
 async function mountSlowFs(backing: string, mount: string): Promise<ChildProcess> {
@@ -52,7 +66,10 @@ async function mountSlowFs(backing: string, mount: string): Promise<ChildProcess
     if (fuse.exitCode !== null) throw new Error(`slowfs.py ended: ${stderr}`)
     await new Promise((r) => setTimeout(r, 50))
   }
-  if (!mounted(mount)) throw new Error(`slowfs.py did not mount ${mount}: ${stderr}`)
+  if (!mounted(mount)) {
+    fuse.kill()
+    throw new Error(`slowfs.py did not mount ${mount}: ${stderr}`)
+  }
   return fuse
 }
 
