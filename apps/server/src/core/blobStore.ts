@@ -533,6 +533,23 @@ export class BlobStore {
   }
 
   /**
+   * The blob's row, only when its content is in place too, whole. A process killed between
+   * recording a blob and putting its content in place leaves the row alone (made first so that a
+   * concurrent GC spares the content): whoever asks "do you hold it?" for another node asks here.
+   */
+  async held(sha256: string): Promise<BlobInfo | undefined> {
+    const info = await this.info(sha256)
+    if (!info) return undefined
+    const size = this.s3
+      ? await this.s3.size(this.s3.blobKey(sha256))
+      : await fs.promises.stat(this.pathOf(sha256)).then(
+          (s) => s.size,
+          () => undefined,
+        )
+    return size === info.size ? info : undefined
+  }
+
+  /**
    * A read stream of a blob (optionally a byte range, end inclusive). Given the `size` it will
    * send, a large one counts as a transfer in progress while it is open (see transfers.ts).
    */

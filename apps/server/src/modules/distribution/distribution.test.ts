@@ -492,6 +492,35 @@ describe('release bundles and distribution', () => {
     expect(puts[0]).toBe(`PUT /distribution/api/v1/incoming/blobs/${tarball?.sha256}`)
   })
 
+  it('does not count as held a file whose row the target kept without its content (killed between the two)', async () => {
+    const body = crypto.randomBytes(4096)
+    const hex = sha256(body)
+    const auth = { authorization: `Bearer ${tgtToken}` }
+    const send = () =>
+      fetch(`${targetBase}/distribution/api/v1/incoming/blobs/${hex}`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/octet-stream' },
+        body,
+      })
+    const present = async () =>
+      (
+        await (
+          await fetch(`${targetBase}/distribution/api/v1/incoming/blobs/query`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ sha256: [hex] }),
+          })
+        ).json()
+      ).present
+    expect((await send()).status).toBe(201)
+    expect(await present()).toEqual([hex])
+    // What a kill between recording the file and putting it in place leaves: the row, no content.
+    fs.rmSync(path.join(target.process.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex))
+    expect(await present()).toEqual([])
+    expect((await send()).status).toBe(201)
+    expect(await present()).toEqual([hex])
+  })
+
   it('keeps the newest bundle versions on the target by its retention policy, and records what it removed', async () => {
     const policy = await tgt().put(`${UI}/retention`, { enable: true, keepLast: 1, maxAgeDays: 0 })
     expect(policy.statusCode, policy.body).toBe(200)

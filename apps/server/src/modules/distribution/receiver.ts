@@ -63,7 +63,9 @@ export class Receiver {
         .select('sha256')
         .where('sha256', 'in', sha256.slice(i, i + 500))
         .execute()
-      for (const r of rows) if (await this.fctx.blobs.info(r.sha256)) out.push(r.sha256)
+      // A row alone is not enough: a process killed as it stored the file leaves one without content.
+      const held = await Promise.all(rows.map((r) => this.fctx.blobs.held(r.sha256)))
+      for (const info of held) if (info) out.push(info.sha256)
     }
     return out
   }
@@ -105,7 +107,7 @@ export class Receiver {
           .execute()
       }
       for (const f of manifest.files) {
-        const info = await this.fctx.blobs.info(f.sha256)
+        const info = await this.fctx.blobs.held(f.sha256)
         if (!info) throw badRequest(`Refused bundle ${name} ${version}: ${f.repoKey}/${f.path} has not arrived`)
         if (info.size !== f.size)
           throw badRequest(`Refused bundle ${name} ${version}: ${f.repoKey}/${f.path} has ${info.size} bytes, not ${f.size}`)
