@@ -502,16 +502,14 @@ describe('release bundles and distribution', () => {
         headers: { ...auth, 'content-type': 'application/octet-stream' },
         body,
       })
-    const present = async () =>
-      (
-        await (
-          await fetch(`${targetBase}/distribution/api/v1/incoming/blobs/query`, {
-            method: 'POST',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify({ sha256: [hex] }),
-          })
-        ).json()
-      ).present
+    const present = async () => {
+      const res = await fetch(`${targetBase}/distribution/api/v1/incoming/blobs/query`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ sha256: [hex] }),
+      })
+      return ((await res.json()) as { present: string[] }).present
+    }
     expect((await send()).status).toBe(201)
     expect(await present()).toEqual([hex])
     // What a kill between recording the file and putting it in place leaves: the row, no content.
