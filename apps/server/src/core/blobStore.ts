@@ -420,6 +420,17 @@ export class BlobStore {
     return info
   }
 
+  /**
+   * Takes an object of the bucket whose content a caller hashed itself as it streamed there (a
+   * registry upload's one chunk): checks what was declared and copies it under its sha256 (or drops
+   * it when the content is already stored). The bucket's counterpart of `adopt`.
+   */
+  async adoptObject(key: string, info: BlobInfo, expected: Expected = {}): Promise<BlobInfo> {
+    if (!this.s3) throw new Error('adoptObject: a blob store on the local disk takes no objects')
+    await this.keepInBucket(key, info, expected)
+    return info
+  }
+
   private async keepInBucket(tempKey: string, info: BlobInfo, expected: Expected): Promise<void> {
     const s3 = this.s3 as S3Objects
     try {

@@ -807,4 +807,8 @@ export interface RegistryUploadChunksTable {
   byte_offset: number
   size: number
   object_key: string
+  /** The chunk's own checksums, hashed as it streamed in (null in rows of earlier releases). */
+  sha256: string | null
+  sha1: string | null
+  md5: string | null
 }

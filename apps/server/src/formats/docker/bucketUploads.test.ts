@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http_ from 'node:http'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, skopeo } from '../../../test/clients.js'
@@ -164,6 +165,58 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
     expect(await db().selectFrom('registry_upload_chunks').selectAll().where('upload_id', '=', id).execute()).toEqual([])
     expect((await http('a', 'GET', location)).status).toBe(404)
   }, 120_000)
+
+  it('keeps an upload of one chunk by copying its object within the bucket, hashed as it streamed; reads back only an upload of several', async () => {
+    const objects = new S3Objects(a.config.repositories.s3 as S3Settings)
+    const store = new BlobStore(tempDir(), db(), 1 << 30, undefined, 'direct', objects)
+    const uploads = new BucketUploads(store, db(), 'direct')
+    const reads = vi.spyOn(objects, 'read')
+    const upload = async (image: string, chunks: Buffer[], digest = sha256(Buffer.concat(chunks))) => {
+      const id = await uploads.create('docker-local', image)
+      const held = await uploads.hold(id, 'docker-local', image)
+      try {
+        for (const chunk of chunks) await held.append(Readable.from([chunk]), 1 << 30)
+        const rows = await db().selectFrom('registry_upload_chunks').selectAll().where('upload_id', '=', id).execute()
+        // Each chunk's own checksums, taken as it streamed.
+        expect(rows.map((r) => r.sha256)).toEqual(chunks.map((c) => sha256(c)))
+        expect(rows.map((r) => r.md5)).toEqual(chunks.map((c) => crypto.createHash('md5').update(c).digest('hex')))
+        return await held.finish(digest)
+      } finally {
+        await held.release()
+      }
+    }
+    try {
+      const one = crypto.randomBytes(3 * 1024 * 1024)
+      const info = await upload('one-chunk', [one])
+      expect(info).toEqual({
+        sha256: sha256(one),
+        sha1: crypto.createHash('sha1').update(one).digest('hex'),
+        md5: crypto.createHash('md5').update(one).digest('hex'),
+        size: one.length,
+      })
+      // Not read back: the object was copied in the bucket.
+      expect(reads).not.toHaveBeenCalled()
+      expect(sha256(await objects.readBuffer(objects.blobKey(sha256(one))))).toBe(sha256(one))
+      expect(await db().selectFrom('blobs').selectAll().where('sha256', '=', sha256(one)).executeTakeFirst()).toMatchObject({
+        sha1: info.sha1,
+        md5: info.md5,
+        size: one.length,
+      })
+      reads.mockClear()
+      const parts = [crypto.randomBytes(100_000), crypto.randomBytes(50_000)]
+      expect((await upload('two-chunks', parts)).sha256).toBe(sha256(Buffer.concat(parts)))
+      expect(reads).toHaveBeenCalledTimes(2)
+      // A one-chunk upload under another digest keeps nothing.
+      const other = crypto.randomBytes(1000)
+      await expect(upload('wrong-one', [other], sha256('not it')).catch((e) => e)).resolves.toMatchObject({ status: 400 })
+      expect(await objects.exists(objects.blobKey(sha256(other)))).toBe(false)
+      expect(await tmpKeys()).toEqual([])
+    } finally {
+      reads.mockRestore()
+      uploads.close()
+      await store.close()
+    }
+  })
 
   it('lets one request of any node write an upload at a time: a concurrent chunk on the other node gets 416', async () => {
     const data = crypto.randomBytes(2 * 1024 * 1024)

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto'
-import { PassThrough, Readable, Transform } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Kysely } from 'kysely'
-import { type BlobInfo, type BlobStore, ChecksumMismatch } from '../../core/blobStore.js'
+import { type BlobInfo, type BlobStore, ChecksumMismatch, hashingStream } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
 import { isUploadObject, type S3Objects, UPLOAD_OBJECTS, uploadObjects } from '../../core/s3Objects.js'
 import type { Database } from '../../core/schema.js'
+import { StreamHasher } from '../../core/streamHasher.js'
 import { OciError } from './errors.js'
 import {
   type ChunkRow,
@@ -56,11 +57,15 @@ const token = () => crypto.randomBytes(6).toString('hex')
  * - Each PATCH (and the PUT's last body) streams into an object of its own under
  *   `<prefix>tmp/upload-<id>/` (a multipart upload: nothing on the local disk), recorded as a
  *   `registry_upload_chunks` row once complete, and only while its request still holds the upload.
- * - The PUT streams the chunks in order into the blob store, which hashes them and keeps the blob
- *   only when it is the digest the client named; then the chunks' objects and rows go.
+ * - Each chunk is hashed as it streams (sha256, sha1 and md5, in the hashing threads) and its row
+ *   keeps its checksums. An upload of one chunk (skopeo, podman and docker send a blob in one
+ *   PATCH) is kept by copying that object under its sha256, in the bucket, once its sha256 is the
+ *   digest the client named.
+ * - An upload of several chunks (whose running hash another node cannot carry on) is read back at
+ *   the PUT: the chunks stream in order into the blob store, which hashes them and keeps the blob
+ *   only when it is the digest the client named.
  *
- * Nothing is hashed while the chunks arrive (the hash of a chunk another node wrote cannot be
- * carried over): the content is read back from the bucket once, at the end.
+ * Either way, the chunks' objects and rows go with the PUT.
  */
 export class BucketUploads implements UploadStore {
   private readonly s3: S3Objects
@@ -189,27 +194,34 @@ export class BucketUploads implements UploadStore {
     const key = this.s3.tempKey(`${uploadObjects(id)}${offset}-${token()}`)
     let size = 0
     let recorded: boolean
+    // All three checksums, as for any upload to a bucket: reading the object back to hash it costs more.
+    const hasher = new StreamHasher(['sha1', 'md5'])
     try {
-      const counted = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length
-          if (offset + size > limit)
-            return done(new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`))
-          done(null, chunk)
-        },
+      const counted = hashingStream(hasher, (bytes) => {
+        size += bytes
+        return offset + size > limit
+          ? new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`)
+          : undefined
       })
       const out = new PassThrough({ highWaterMark: 1 << 20 })
       const [sent, stored] = await Promise.allSettled([pipeline(body, counted, out), this.s3.upload(key, out)])
       // The request's own failure (cut off, too large) is the one to tell.
       if (sent.status === 'rejected') throw sent.reason
       if (stored.status === 'rejected') throw stored.reason
+      const digests = await hasher.digest()
       // What the bucket holds is what was received, to the byte.
       const kept = await this.s3.size(key)
       if (kept !== size) throw new HttpError(502, `The blob store kept ${kept ?? 'nothing'} of the chunk's ${size} bytes`)
       recorded =
         size === 0 ||
-        (await recordChunk(this.db, holder, { upload_id: id, byte_offset: offset, size, object_key: key }, Date.now()))
+        (await recordChunk(
+          this.db,
+          holder,
+          { upload_id: id, byte_offset: offset, size, object_key: key, ...digests },
+          Date.now(),
+        ))
     } catch (error) {
+      hasher.dispose()
       // `upload` aborted an object it could not complete; one it completed goes too.
       await this.s3.delete(key).catch(() => {})
       // A chunk that broke off leaves the upload unusable, for every node: the client starts again.
@@ -244,6 +256,12 @@ export class BucketUploads implements UploadStore {
         end += chunk.size
       }
       if (end !== size) throw broke()
+      const [only] = chunks
+      if (chunks.length === 1 && only?.sha256 && only.sha1 && only.md5) {
+        // Hashed as it streamed: its object becomes the blob, copied within the bucket.
+        if (only.sha256 !== sha256) throw digestMismatch(sha256, only.sha256)
+        return await this.blobs.adoptObject(only.object_key, { sha256, sha1: only.sha1, md5: only.md5, size: only.size })
+      }
       return await this.blobs.put(Readable.from(this.read(chunks)), { sha256 }).catch((error) => {
         if (error instanceof ChecksumMismatch && error.which === 'sha256') throw digestMismatch(sha256, error.actual)
         throw error
