@@ -26,6 +26,8 @@
 // haproxy and the load generator. The clients grow with the nodes there (20 connections per node),
 // so each node is offered the same work; haproxy's health checks must keep passing (a node held
 // to too little CPU answers its ping late and is taken out).
+//
+// TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -55,6 +57,7 @@ const CHANGES = Number(process.env.TROVE_BENCH_CLUSTER_CHANGES ?? 50)
 const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
 const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
+const ONLY = process.env.TROVE_BENCH_CLUSTER_ONLY
 /** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
 const WARM_S = 3
 const FIRST_WARM_S = 10
@@ -120,11 +123,6 @@ export async function benchCluster(row) {
     s3 = await startS3(dir('s3'), ['cluster/'])
     stops.push(() => s3.stop('SIGKILL'))
 
-    const ids = ['a', 'b', 'c']
-    const ports = await Promise.all(ids.map(() => freePort()))
-    const [lb1Port, lb3Port] = [await freePort(), await freePort()]
-    const lb1 = `http://127.0.0.1:${lb1Port}`
-    const lb3 = `http://127.0.0.1:${lb3Port}`
     const common = { TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, TROVE_UPLOAD_MAX_SIZE: String(4 * 1024 ** 3) }
     // The cluster's database, bucket and master key.
     const shared = {
@@ -137,90 +135,12 @@ export async function benchCluster(row) {
       TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
       TROVE_S3_FORCE_PATH_STYLE: 'true',
     }
-    const env = (i) => ({
-      ...shared,
-      TROVE_DATA_DIR: dir(`node-${ids[i]}`),
-      TROVE_PORT: String(ports[i]),
-      TROVE_NODE_ID: ids[i],
-      TROVE_BASE_URL: lb3,
-      TROVE_TRUST_PROXY: 'true',
-    })
-    // The first node migrates the database and makes the administrator; the others join it.
-    const a = await startServer(env(0))
-    stops.push(() => a.stop())
-    const rest = await Promise.all([1, 2].map((i) => startServer(env(i))))
-    for (const node of rest) stops.push(() => node.stop())
-    const nodes = [a, ...rest]
-
-    const { session, token, data, bearer } = await prepare(a)
-    const one = await haproxyConfig(a.url, session, 'one', lb1Port, a.url, [])
-    const others = rest.map((n) => n.url)
-    const three = await haproxyConfig(a.url, session, 'three', lb3Port, a.url, others)
-    const haproxy1 = await startHaproxy(path.join(work, 'one.cfg'), one, lb1)
-    stops.push(() => haproxy1.stop())
-    const haproxy3 = await startHaproxy(path.join(work, 'three.cfg'), three, lb3)
-    stops.push(() => haproxy3.stop())
-
-    // 1. The mixed load, one node and three in turn, the order alternating between rounds; every
-    // node has served the mix before the first round.
-    const results = { 1: [], 3: [] }
-    const cluster = { nodes: nodes.map((n) => n.pid), postgres, s3rver: s3.pid }
-    await warmUp(lb3, data, token, await bearer(), FIRST_WARM_S)
-    if (NODE_CPU > 0) {
-      // Each node on a share of the machine of its own: only the loads as fast as they go.
-      const quotas = nodes.map((n, i) => cpuQuota(n.pid, NODE_CPU, `trove-bench-${process.pid}-${ids[i]}`))
-      stops.push(async () => {
-        for (const q of quotas) q.remove()
-      })
-      const throttled = { 1: 0, 3: 0 }
-      for (let r = 0; r < ROUNDS; r++) {
-        for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
-          const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
-          const before = quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0)
-          const procs = { ...cluster, haproxy: haproxy.pid }
-          results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, 0, CONNECTIONS * n))
-          throttled[n] += quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0) - before
-        }
-      }
-      loadRows(row, results, LOAD_S)
-      quotaRows(row, results, NODE_CPU, throttled)
-      return
+    let kindsOnS3
+    if (ONLY !== 'blob') {
+      const measured = await scaleOut({ row, dir, work, stops, postgres, s3, shared })
+      if (measured.done) return
+      kindsOnS3 = measured.kindsOnS3
     }
-    const atRate = { 1: [], 3: [] }
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
-        const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
-        const procs = { ...cluster, haproxy: haproxy.pid }
-        results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S))
-        // The same request rate on each node: what a request costs with one node or three, the
-        // amortization of each node's own fixed costs aside.
-        atRate[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, RATE * n))
-      }
-    }
-    loadRows(row, results, LOAD_S)
-    rateRow(row, atRate, RATE)
-    // Node a alone, directly: its cost per request as its rate grows, then each kind of request alone.
-    const alone = { ...cluster, nodes: [a.pid] }
-    costByRateRow(row, await costByRate(a.url, alone, data, token, await bearer(), [10, 30, 100, 300], KIND_S), KIND_S)
-    const kindsOnS3 = await kindCosts(a.url, alone, data, token, await bearer(), KIND_S)
-
-    // 2. Writes on a, seen by b and c.
-    await npmPublish(a.url, token, 'prop-pkg', '1.0.0')
-    const published = []
-    const revoked = []
-    for (let i = 0; i < CHANGES; i++) published.push(await publishSeen(a, rest, token, `2.0.${i}`))
-    for (let i = 0; i < CHANGES; i++) revoked.push(await revocationSeen(a, rest, token))
-    changeRows(row, [
-      ['npm publish on a, served by b and c', published],
-      ['token revoked on a, refused by b and c', revoked],
-    ])
-    // What those notifications cost the nodes that hear them.
-    const crossRate = 1000
-    const cross = await crossNodeWrites(a.url, rest[0].url, alone, data, token, await bearer(), crossRate, [0, 10, 40], KIND_S)
-    crossNodeWritesRow(row, cross, crossRate)
-    await haproxy1.stop()
-    await haproxy3.stop()
-    for (const node of nodes) await node.stop()
 
     // 3. A node on the bucket and a node on its local disk, each reached directly (its own URL as
     // base URL, where the registry sends clients for tokens).
@@ -234,15 +154,20 @@ export async function benchCluster(row) {
     })
     stops.push(() => disk.stop())
     const onDisk = await prepare(disk)
-    const kindsOnDisk = await kindCosts(
-      disk.url,
-      { nodes: [disk.pid], postgres, s3rver: s3.pid },
-      onDisk.data,
-      onDisk.token,
-      await onDisk.bearer(),
-      KIND_S,
-    )
-    kindRows(row, kindsOnS3, kindsOnDisk)
+    if (kindsOnS3) {
+      const kindsOnDisk = await kindCosts(
+        disk.url,
+        { nodes: [disk.pid], postgres, s3rver: s3.pid },
+        onDisk.data,
+        onDisk.token,
+        await onDisk.bearer(),
+        KIND_S,
+      )
+      kindRows(row, kindsOnS3, kindsOnDisk)
+    } else {
+      // Only the layer: the bucket's node has its repositories from this seed.
+      await prepare(bucket)
+    }
 
     const { skopeo, version } = await skopeoClient()
     const host = (node) => node.url.replace('http://', '')
@@ -279,6 +204,104 @@ export async function benchCluster(row) {
     for (const stop of stops.reverse()) await stop().catch(() => {})
     fs.rmSync(work, { recursive: true, force: true })
   }
+}
+
+/**
+ * Parts 1 and 2: three nodes on the bucket behind haproxy, the mixed loads and the writes seen
+ * across nodes; what each kind of request alone costs node a (for part 3's table), unless only the
+ * loads under CPU quotas ran.
+ */
+async function scaleOut({ row, dir, work, stops, postgres, s3, shared }) {
+  const ids = ['a', 'b', 'c']
+  const ports = await Promise.all(ids.map(() => freePort()))
+  const [lb1Port, lb3Port] = [await freePort(), await freePort()]
+  const lb1 = `http://127.0.0.1:${lb1Port}`
+  const lb3 = `http://127.0.0.1:${lb3Port}`
+  const env = (i) => ({
+    ...shared,
+    TROVE_DATA_DIR: dir(`node-${ids[i]}`),
+    TROVE_PORT: String(ports[i]),
+    TROVE_NODE_ID: ids[i],
+    TROVE_BASE_URL: lb3,
+    TROVE_TRUST_PROXY: 'true',
+  })
+  // The first node migrates the database and makes the administrator; the others join it.
+  const a = await startServer(env(0))
+  stops.push(() => a.stop())
+  const rest = await Promise.all([1, 2].map((i) => startServer(env(i))))
+  for (const node of rest) stops.push(() => node.stop())
+  const nodes = [a, ...rest]
+
+  const { session, token, data, bearer } = await prepare(a)
+  const one = await haproxyConfig(a.url, session, 'one', lb1Port, a.url, [])
+  const others = rest.map((n) => n.url)
+  const three = await haproxyConfig(a.url, session, 'three', lb3Port, a.url, others)
+  const haproxy1 = await startHaproxy(path.join(work, 'one.cfg'), one, lb1)
+  stops.push(() => haproxy1.stop())
+  const haproxy3 = await startHaproxy(path.join(work, 'three.cfg'), three, lb3)
+  stops.push(() => haproxy3.stop())
+
+  // 1. The mixed load, one node and three in turn, the order alternating between rounds; every
+  // node has served the mix before the first round.
+  const results = { 1: [], 3: [] }
+  const cluster = { nodes: nodes.map((n) => n.pid), postgres, s3rver: s3.pid }
+  await warmUp(lb3, data, token, await bearer(), FIRST_WARM_S)
+  if (NODE_CPU > 0) {
+    // Each node on a share of the machine of its own: only the loads as fast as they go.
+    const quotas = nodes.map((n, i) => cpuQuota(n.pid, NODE_CPU, `trove-bench-${process.pid}-${ids[i]}`))
+    stops.push(async () => {
+      for (const q of quotas) q.remove()
+    })
+    const throttled = { 1: 0, 3: 0 }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
+        const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
+        const before = quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0)
+        const procs = { ...cluster, haproxy: haproxy.pid }
+        results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, 0, CONNECTIONS * n))
+        throttled[n] += quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0) - before
+      }
+    }
+    loadRows(row, results, LOAD_S)
+    quotaRows(row, results, NODE_CPU, throttled)
+    return { done: true }
+  }
+  const atRate = { 1: [], 3: [] }
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
+      const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
+      const procs = { ...cluster, haproxy: haproxy.pid }
+      results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S))
+      // The same request rate on each node: what a request costs with one node or three, the
+      // amortization of each node's own fixed costs aside.
+      atRate[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, RATE * n))
+    }
+  }
+  loadRows(row, results, LOAD_S)
+  rateRow(row, atRate, RATE)
+  // Node a alone, directly: its cost per request as its rate grows, then each kind of request alone.
+  const alone = { ...cluster, nodes: [a.pid] }
+  costByRateRow(row, await costByRate(a.url, alone, data, token, await bearer(), [10, 30, 100, 300], KIND_S), KIND_S)
+  const kindsOnS3 = await kindCosts(a.url, alone, data, token, await bearer(), KIND_S)
+
+  // 2. Writes on a, seen by b and c.
+  await npmPublish(a.url, token, 'prop-pkg', '1.0.0')
+  const published = []
+  const revoked = []
+  for (let i = 0; i < CHANGES; i++) published.push(await publishSeen(a, rest, token, `2.0.${i}`))
+  for (let i = 0; i < CHANGES; i++) revoked.push(await revocationSeen(a, rest, token))
+  changeRows(row, [
+    ['npm publish on a, served by b and c', published],
+    ['token revoked on a, refused by b and c', revoked],
+  ])
+  // What those notifications cost the nodes that hear them.
+  const crossRate = 1000
+  const cross = await crossNodeWrites(a.url, rest[0].url, alone, data, token, await bearer(), crossRate, [0, 10, 40], KIND_S)
+  crossNodeWritesRow(row, cross, crossRate)
+  await haproxy1.stop()
+  await haproxy3.stop()
+  for (const node of nodes) await node.stop()
+  return { kindsOnS3 }
 }
 
 /** The last error lines (level 50 and up) of a node's log. */

@@ -209,8 +209,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   let shuttingDown = false
   // A response finished during shutdown closes its connection, so a keep-alive client does not
   // hold the server open until its idle timeout.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (shuttingDown) reply.header('connection', 'close')
+  // So does an answer sent before the request's body was all received (an upload refused or failed
+  // half-way): the rest is never read, and the client would wait to send it on a connection that
+  // stays open for ever.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (shuttingDown || !request.raw.complete) reply.header('connection', 'close')
     done(null, payload)
   })
   // A keep-alive connection whose last answer was still being written when the close began is not

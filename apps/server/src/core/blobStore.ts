@@ -218,6 +218,12 @@ function unreferenced(eb: ExpressionBuilder<Database, 'blobs'>) {
  * so a crash or a killed upload never leaves a half blob under a real name. Metadata rows that
  * point at a blob are committed by the caller only after `put` returns.
  */
+export interface PutOptions {
+  allSums?: boolean
+  sha256Only?: boolean
+  length?: number
+}
+
 export class BlobStore {
   readonly root: string
   private readonly tmp: string
@@ -346,13 +352,10 @@ export class BlobStore {
    * checksums. `allSums`: the caller answers with sha1 and md5 at once, so they are hashed while
    * the upload streams rather than left for later (and read back from disk to answer).
    * `sha256Only`: sha1 and md5 are left for later whatever the size (a file arriving ahead of a
-   * signed release bundle, whose manifest carries them).
+   * signed release bundle, whose manifest carries them). `length`: the bytes the stream carries, to
+   * the byte (a request's Content-Length, see `bodyLength`); with a bucket it goes in one request.
    */
-  async put(
-    source: Readable | Buffer | string,
-    expected: Expected = {},
-    options: { allSums?: boolean; sha256Only?: boolean } = {},
-  ): Promise<BlobInfo> {
+  async put(source: Readable | Buffer | string, expected: Expected = {}, options: PutOptions = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
     if (this.s3) return this.putToBucket(input, expected, options)
     const tmpFile = this.tempFile()
@@ -388,11 +391,7 @@ export class BlobStore {
    * checksums are known and match what was declared, the object is copied under its sha256 and
    * the temp object removed. A failed upload is aborted and leaves nothing.
    */
-  private async putToBucket(
-    input: Readable,
-    expected: Expected,
-    options: { allSums?: boolean; sha256Only?: boolean },
-  ): Promise<BlobInfo> {
+  private async putToBucket(input: Readable, expected: Expected, options: PutOptions): Promise<BlobInfo> {
     const s3 = this.s3 as S3Objects
     const tempKey = s3.tempKey(`${this.owner}~${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
     // With a bucket, nothing is left for later: reading an object back to hash it costs more than hashing it now.
@@ -406,7 +405,7 @@ export class BlobStore {
         return size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined
       })
       const body = new PassThrough({ highWaterMark: 1 << 20 })
-      await Promise.all([pipeline(input, counted, body), s3.upload(tempKey, body)])
+      await Promise.all([pipeline(input, counted, body), s3.upload(tempKey, body, options.length)])
       info = { ...(await hasher.digest()), size }
       // What the bucket holds is what was hashed, to the byte.
       const stored = await s3.size(tempKey)

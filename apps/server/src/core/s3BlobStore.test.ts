@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { PassThrough } from 'node:stream'
-import { PutObjectCommand } from '@aws-sdk/client-s3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PassThrough, Readable } from 'node:stream'
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen } from '../../test/clients.js'
 import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../test/s3.js'
 import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
@@ -49,14 +49,28 @@ describe('blobs in an S3-compatible bucket', () => {
     fs.rmSync(s3dir, { recursive: true, force: true })
   })
 
-  it('streams an upload through a multipart upload and keeps it under its sha256; reads whole, by range and by redirect', async () => {
-    const big = crypto.randomBytes(40 * 1024 * 1024 + 7) // three 16 MB parts
+  it('streams an upload, of a known length or sent chunked, into the bucket and keeps it under its sha256; reads whole, by range and by redirect', async () => {
+    const big = crypto.randomBytes(40 * 1024 * 1024 + 7)
     const small = Buffer.from('a small file\n')
+    const chunked = crypto.randomBytes(40 * 1024 * 1024 + 9) // three 16 MB parts
     expect((await put('big.bin', big)).status).toBe(201)
     expect((await put('dir/small.txt', small)).status).toBe(201)
-    expect(await keys()).toEqual(
-      [sha256(big), sha256(small)].map((h) => `cluster-a/blobs/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`).sort(),
-    )
+    // No Content-Length: sent chunked, as a client streaming what it makes.
+    const stream = new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < chunked.length; at += 1 << 20) controller.enqueue(chunked.subarray(at, at + (1 << 20)))
+        controller.close()
+      },
+    })
+    const streamed = await fetch(`${base}/artifactory/files/chunked.bin`, {
+      method: 'PUT',
+      headers: auth,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
+    expect(streamed.status).toBe(201)
+    const blobKey = (h: string) => `cluster-a/blobs/${h.slice(0, 2)}/${h.slice(2, 4)}/${h}`
+    expect(await keys()).toEqual([sha256(big), sha256(small), sha256(chunked)].map(blobKey).sort())
     // Nothing of the blobs on the local disk: no blob files, no temp files.
     const local = fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true }).map(String)
     expect(local.filter((f) => /[0-9a-f]{64}/.test(f))).toEqual([])
@@ -161,6 +175,46 @@ describe('blobs in an S3-compatible bucket', () => {
       objects.destroy()
     }
   }, 120_000)
+
+  it('sends a body of known length in one request, else in parts; fails at once, keeping nothing, one that ends short of its length or breaks off', async () => {
+    const objects = new S3Objects(t.config.repositories.s3 as S3Settings)
+    // Which requests the uploads make.
+    const send = vi.spyOn(S3Client.prototype, 'send')
+    const requests = () => send.mock.calls.map(([command]) => command.constructor.name)
+    try {
+      const data = crypto.randomBytes(40 * 1024 * 1024 + 3)
+      const [one, parts] = [objects.tempKey('one'), objects.tempKey('parts')]
+      await objects.upload(one, Readable.from([data]), data.length)
+      expect(requests()).toEqual(['PutObjectCommand'])
+      send.mockClear()
+      await objects.upload(parts, Readable.from([data]))
+      expect(requests()).toEqual([
+        'CreateMultipartUploadCommand',
+        'UploadPartCommand',
+        'UploadPartCommand',
+        'UploadPartCommand',
+        'CompleteMultipartUploadCommand',
+      ])
+      send.mockRestore()
+      for (const key of [one, parts]) {
+        expect(sha256(await objects.readBuffer(key))).toBe(sha256(data))
+        await objects.delete(key)
+      }
+      const short = objects.tempKey('short')
+      await expect(objects.upload(short, Readable.from([Buffer.alloc(50)]), 100)).rejects.toThrow(
+        'the body ended after 50 of its 100 bytes',
+      )
+      const broken = new PassThrough()
+      const sent = objects.upload(objects.tempKey('broken'), broken, 1 << 20)
+      broken.write(Buffer.alloc(1000))
+      setTimeout(() => broken.destroy(new Error('the client went away')), 50)
+      await expect(sent).rejects.toThrow()
+      expect((await keys()).filter((k) => k.includes('/tmp/'))).toEqual([])
+    } finally {
+      send.mockRestore()
+      objects.destroy()
+    }
+  })
 
   it('stops the start on a misconfigured bucket, naming the setting', async () => {
     const start = (extra: Record<string, string>) =>

@@ -29,6 +29,17 @@ export function declaredChecksums(request: FastifyRequest): Expected {
   return expected
 }
 
+/**
+ * The bytes a request's body carries as it arrives (its Content-Length), when the body is passed
+ * on as received (no content coding): the blob store sends such a body to a bucket in one request.
+ */
+export function bodyLength(request: FastifyRequest): number | undefined {
+  const coding = request.headers['content-encoding']
+  if (coding && coding !== 'identity') return undefined
+  const length = request.headers['content-length']
+  return typeof length === 'string' && /^\d+$/.test(length) ? Number(length) : undefined
+}
+
 export function mimeOf(path: string): string {
   return mime.lookup(path) || 'application/octet-stream'
 }

@@ -163,8 +163,8 @@ export class BucketUploads implements UploadStore {
       get size() {
         return size
       },
-      append: async (body, limit) => {
-        size += await this.append(id, holder, size, body, limit)
+      append: async (body, limit, length) => {
+        size += await this.append(id, holder, size, body, limit, length)
       },
       finish: async (sha256) => {
         await this.stillHeld(id, holder)
@@ -190,7 +190,14 @@ export class BucketUploads implements UploadStore {
    * Streams a request body into an object of its own (413 past `limit` for the whole upload) and
    * records it as the upload's next chunk; the bytes it added.
    */
-  private async append(id: string, holder: string, offset: number, body: Readable, limit: number): Promise<number> {
+  private async append(
+    id: string,
+    holder: string,
+    offset: number,
+    body: Readable,
+    limit: number,
+    length: number | undefined,
+  ): Promise<number> {
     const key = this.s3.tempKey(`${uploadObjects(id)}${offset}-${token()}`)
     let size = 0
     let recorded: boolean
@@ -204,7 +211,7 @@ export class BucketUploads implements UploadStore {
           : undefined
       })
       const out = new PassThrough({ highWaterMark: 1 << 20 })
-      const [sent, stored] = await Promise.allSettled([pipeline(body, counted, out), this.s3.upload(key, out)])
+      const [sent, stored] = await Promise.allSettled([pipeline(body, counted, out), this.s3.upload(key, out, length)])
       // The request's own failure (cut off, too large) is the one to tell.
       if (sent.status === 'rejected') throw sent.reason
       if (stored.status === 'rejected') throw stored.reason

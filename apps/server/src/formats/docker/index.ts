@@ -7,7 +7,7 @@ import { type HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Repository } from '../../modules/repositories/service.js'
-import { deployTarget } from '../files.js'
+import { bodyLength, deployTarget } from '../files.js'
 import { rawBodies, readBody } from '../http.js'
 import type { Format, FormatContext } from '../types.js'
 import { BucketUploads } from './bucketUploads.js'
@@ -614,7 +614,7 @@ const dockerRoutes =
       } else if (query.digest) {
         const hex = hexOf(query.digest)
         const body = (request.body as Readable | undefined) ?? Readable.from([])
-        const blob = await fctx.blobs.put(body, { sha256: hex }).catch((error) => {
+        const blob = await fctx.blobs.put(body, { sha256: hex }, { length: bodyLength(request) }).catch((error) => {
           if ((error as { code?: string }).code === 'CHECKSUM_MISMATCH') {
             throw new OciError(400, 'DIGEST_INVALID', (error as Error).message, { digest: query.digest })
           }
@@ -651,7 +651,7 @@ const dockerRoutes =
       const { upload } = await heldUpload(request, reply, repo, image, id)
       try {
         checkRange(request, reply, upload)
-        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes)
+        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes, bodyLength(request))
       } finally {
         // Released before the answer: the client's next chunk may come at once, to another process.
         await upload.release()
@@ -667,7 +667,7 @@ const dockerRoutes =
         if (!digest) throw new OciError(400, 'DIGEST_INVALID', 'digest: required to finish an upload')
         const hex = hexOf(digest)
         checkRange(request, reply, upload)
-        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes)
+        if (request.body) await upload.append(request.body as Readable, fctx.blobs.maxBytes, bodyLength(request))
         blob = await upload.finish(hex)
       } finally {
         await upload.release()

@@ -57,8 +57,11 @@ export interface HeldUpload {
   readonly image: string
   /** Bytes received so far. */
   readonly size: number
-  /** Appends a request body, hashing as it streams (413 past `limit`). */
-  append(body: Readable, limit: number): Promise<void>
+  /**
+   * Appends a request body, hashing as it streams (413 past `limit`); `length`: the bytes it
+   * carries, when the request says (a bucket takes it in one request then).
+   */
+  append(body: Readable, limit: number, length?: number): Promise<void>
   /**
    * Ends the upload for every process: its content, checked against the `sha256` the client named,
    * goes into the blob store (400 DIGEST_INVALID and nothing stored when it does not match).

@@ -6,6 +6,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import {
   authorize,
   authorizeOverwrite,
+  bodyLength,
   declaredChecksums,
   deployTarget,
   matrixParams,
@@ -68,7 +69,7 @@ export async function deployFile(
   const replace = await authorizeOverwrite(fctx, request, target, path)
   const body = (request.body as Readable | undefined) ?? Buffer.alloc(0)
   // The answer carries sha1 and md5: hashed while the file streams.
-  const blob = await fctx.blobs.put(body, declaredChecksums(request), { allSums: true })
+  const blob = await fctx.blobs.put(body, declaredChecksums(request), { allSums: true, length: bodyLength(request) })
   await fctx.db.kysely.transaction().execute(async (tx) => {
     const id = await fctx.artifacts.putFile(
       tx,

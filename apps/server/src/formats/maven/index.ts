@@ -6,6 +6,7 @@ import type { Repository } from '../../modules/repositories/service.js'
 import {
   authorize,
   authorizeOverwrite,
+  bodyLength,
   declaredChecksums,
   deployTarget,
   mimeOf,
@@ -206,7 +207,7 @@ class MavenRepository {
     const coords = parseArtifactPath(path)
     // A snapshot's files are replaced by every build; anything else stays unless the caller may delete.
     const replace = coords && isSnapshot(coords.version) ? true : await authorizeOverwrite(fctx, request, repo, path)
-    const blob = await fctx.blobs.put(body, declaredChecksums(request))
+    const blob = await fctx.blobs.put(body, declaredChecksums(request), { length: bodyLength(request) })
     if (!coords) {
       await fctx.db.kysely
         .transaction()

@@ -75,7 +75,7 @@ export class Receiver {
     if (!/^[a-f0-9]{64}$/.test(sha256)) throw badRequest('sha256: expected 64 hex digits')
     // sha1 and md5 are left for later (the background thread, at low priority): the signed manifest
     // carries them for the file rows, and a distribution is not held back by two more hashes.
-    await this.fctx.blobs.put(body, { sha256, ...(size === undefined ? {} : { size }) }, { sha256Only: true })
+    await this.fctx.blobs.put(body, { sha256, ...(size === undefined ? {} : { size }) }, { sha256Only: true, length: size })
   }
 
   async receive(principal: Principal | null, input: IncomingBundle, from: string): Promise<{ created: boolean }> {
