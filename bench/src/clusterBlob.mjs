@@ -56,7 +56,7 @@ async function timed(pids, fn) {
 
 /**
  * The bucket alone, with no Trove in between: the layer uploaded with Trove's own S3 client and
- * settings (16 MB parts, 4 in flight) under a temp key, copied to its final key and the temp
+ * settings (one PUT, its length known) under a temp key, copied to its final key and the temp
  * removed (what a node does to keep a pushed layer), then read whole. Seconds of each, and
  * s3rver's CPU.
  */
@@ -76,7 +76,8 @@ async function bucketAlone(endpoint, s3Pid, file, name) {
     const size = fs.statSync(file).size
     const cpu = cpuSeconds(s3Pid)
     const t0 = performance.now()
-    await s3.upload(s3.tempKey(name), fs.createReadStream(file, { highWaterMark: 1 << 20 }))
+    // Of a known length, as a node sends a chunk whose request gives its length: one PUT.
+    await s3.upload(s3.tempKey(name), fs.createReadStream(file, { highWaterMark: 1 << 20 }), size)
     const t1 = performance.now()
     await s3.promote(s3.tempKey(name), s3.blobKey(name.padEnd(64, '0')), size)
     const t2 = performance.now()
