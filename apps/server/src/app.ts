@@ -213,7 +213,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // half-way): the rest is never read, and the client would wait to send it on a connection that
   // stays open for ever.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (shuttingDown || !request.raw.complete) reply.header('connection', 'close')
+    if (shuttingDown || request.raw.complete === false) reply.header('connection', 'close')
     done(null, payload)
   })
   // A keep-alive connection whose last answer was still being written when the close began is not
