@@ -162,17 +162,25 @@ export function hashingStream(hasher: StreamHasher, count: (bytes: number) => Er
   })
 }
 
-/** `stream` passed through, ending in an error when its bytes do not hash to `sha256`. */
+/**
+ * `stream` passed through, ending in an error when its bytes do not hash to `sha256`. The last
+ * chunk is held back until the hash is known: a client told the length (Content-Length) would
+ * otherwise have every byte before the error, and take the wrong content as whole.
+ */
 function verifying(stream: Readable, sha256: string, size: number | undefined): Readable {
   const hash = crypto.createHash('sha256')
+  let held: Buffer | undefined
   const checked = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk)
-      done(null, chunk)
+      const previous = held
+      held = chunk
+      done(null, previous)
     },
     flush(done) {
       const actual = hash.digest('hex')
-      done(actual === sha256 ? null : new Error(`the stored object ${sha256} holds other content (${actual})`))
+      if (actual !== sha256) return done(new Error(`the stored blob ${sha256} holds other content (${actual})`))
+      done(null, held)
     },
   })
   stream.on('error', (error) => checked.destroy(error))
@@ -574,6 +582,16 @@ export class BlobStore {
     if (this.s3 && whole) return verifying(stream, sha256, size)
     if (size !== undefined && size > INLINE_HASH_BYTES) stream.once('close', transferStarted())
     return stream
+  }
+
+  /**
+   * A read stream of a whole blob that ends in an error when its bytes do not hash to its name (a
+   * file changed on disk, an object of the bucket holding other content): the client's download
+   * fails rather than completing with the wrong bytes. Hashed once: a bucket's whole reads are.
+   */
+  openVerified(sha256: string, options: { size?: number; highWaterMark?: number } = {}): Readable {
+    if (this.s3) return this.open(sha256, options)
+    return verifying(this.open(sha256, { highWaterMark: options.highWaterMark }), sha256, options.size)
   }
 
   /**

@@ -382,6 +382,24 @@ describe('docker/oci registry', () => {
     expect(fs.readdirSync(tmpDir).length).toBe(before - 2)
   })
 
+  it('fails the download of a blob whose file changed on disk rather than send other bytes as the digest', async () => {
+    const data = crypto.randomBytes(3 * 1024 * 1024)
+    const hex = sha256(data)
+    const pushed = await http('POST', `/v2/docker-local/changed/blobs/uploads/?digest=sha256:${hex}`, data, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(pushed.status).toBe(201)
+    const whole = await http('GET', `/v2/docker-local/changed/blobs/sha256:${hex}`)
+    expect(sha256(Buffer.from(await whole.arrayBuffer()))).toBe(hex)
+    const file = path.join(t.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex)
+    const flipped = Buffer.from(data)
+    flipped[1_000_000] = (flipped[1_000_000] ?? 0) ^ 1
+    fs.writeFileSync(file, flipped)
+    const res = await http('GET', `/v2/docker-local/changed/blobs/sha256:${hex}`)
+    expect(res.status).toBe(200)
+    await expect(res.arrayBuffer()).rejects.toThrow()
+  })
+
   it('lets one request at a time write an upload, and tells where it stands meanwhile', async () => {
     const data = crypto.randomBytes(2 * 1024 * 1024)
     const started = await http('POST', '/v2/docker-local/one-at-a-time/blobs/uploads/')
