@@ -90,7 +90,7 @@ describe('blobs in an S3-compatible bucket', () => {
     expect(sha256(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(sha256(big))
   }, 60_000)
 
-  it('sends a registry client to the bucket for a large layer (307 to a presigned URL), and streams a small one, checked', async () => {
+  it('streams a registry blob from the bucket, checked, large or small (no redirect: clients would send their token along)', async () => {
     const registry = (method: string, url: string, body?: Buffer) =>
       fetch(`${base}${url}`, {
         method,
@@ -102,19 +102,13 @@ describe('blobs in an S3-compatible bucket', () => {
     const small = crypto.randomBytes(200_000)
     for (const blob of [large, small]) {
       expect((await registry('POST', `/v2/docker-local/app/blobs/uploads/?digest=sha256:${sha256(blob)}`, blob)).status).toBe(201)
+      const res = await registry('GET', `/v2/docker-local/app/blobs/sha256:${sha256(blob)}`)
+      expect(res.status).toBe(200)
+      expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(blob))
     }
-    const redirect = await registry('GET', `/v2/docker-local/app/blobs/sha256:${sha256(large)}`)
-    expect(redirect.status).toBe(307)
-    const location = redirect.headers.get('location') as string
-    expect(location.startsWith(`${s3.endpoint}/trove/cluster-a/blobs/`)).toBe(true)
-    // Read without Trove's token, as a client following the redirect does.
-    expect(sha256(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(sha256(large))
     const head = await registry('HEAD', `/v2/docker-local/app/blobs/sha256:${sha256(large)}`)
     expect(head.status).toBe(200)
     expect(head.headers.get('content-length')).toBe(String(large.length))
-    const streamed = await registry('GET', `/v2/docker-local/app/blobs/sha256:${sha256(small)}`)
-    expect(streamed.status).toBe(200)
-    expect(sha256(Buffer.from(await streamed.arrayBuffer()))).toBe(sha256(small))
   })
 
   it('reads archives a format needs as files through the spool (a Go module zip), and frees objects by GC', async () => {
