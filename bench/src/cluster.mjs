@@ -28,8 +28,6 @@
 // to too little CPU answers its ping late and is taken out).
 //
 // TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone.
-// TROVE_BENCH_CLUSTER_PRESIGN=64m sets TROVE_S3_PRESIGN_ABOVE on part 3's node on the bucket: its
-// pulls of the layer go to the bucket by a presigned URL.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -60,7 +58,6 @@ const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
 const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
 const ONLY = process.env.TROVE_BENCH_CLUSTER_ONLY
-const PRESIGN = process.env.TROVE_BENCH_CLUSTER_PRESIGN
 /** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
 const WARM_S = 3
 const FIRST_WARM_S = 10
@@ -147,12 +144,7 @@ export async function benchCluster(row) {
 
     // 3. A node on the bucket and a node on its local disk, each reached directly (its own URL as
     // base URL, where the registry sends clients for tokens).
-    const bucket = await startServer({
-      ...shared,
-      TROVE_DATA_DIR: dir('node-s3'),
-      TROVE_NODE_ID: 's3',
-      ...(PRESIGN ? { TROVE_S3_PRESIGN_ABOVE: PRESIGN } : {}),
-    })
+    const bucket = await startServer({ ...shared, TROVE_DATA_DIR: dir('node-s3'), TROVE_NODE_ID: 's3' })
     stops.push(() => bucket.stop())
     const disk = await startServer({
       ...common,
