@@ -220,18 +220,19 @@ function unreferenced(eb: ExpressionBuilder<Database, 'blobs'>) {
   )
 }
 
-/**
- * The content-addressed blob store: `<data dir>/blobs/ab/cd/<sha256>`, one copy per content.
- * Every write goes to a temp file that is hashed while streaming, fsynced and renamed into place,
- * so a crash or a killed upload never leaves a half blob under a real name. Metadata rows that
- * point at a blob are committed by the caller only after `put` returns.
- */
+/** How `BlobStore.put` takes an upload (see there). */
 export interface PutOptions {
   allSums?: boolean
   sha256Only?: boolean
   length?: number
 }
 
+/**
+ * The content-addressed blob store: `<data dir>/blobs/ab/cd/<sha256>`, one copy per content.
+ * Every write goes to a temp file that is hashed while streaming, fsynced and renamed into place,
+ * so a crash or a killed upload never leaves a half blob under a real name. Metadata rows that
+ * point at a blob are committed by the caller only after `put` returns.
+ */
 export class BlobStore {
   readonly root: string
   private readonly tmp: string

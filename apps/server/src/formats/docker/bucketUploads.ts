@@ -55,7 +55,8 @@ const token = () => crypto.randomBytes(6).toString('hex')
  *   time of any node; refreshed while it writes, so the upload of a node that died is free again
  *   after HOLD_STALE_MS).
  * - Each PATCH (and the PUT's last body) streams into an object of its own under
- *   `<prefix>tmp/upload-<id>/` (a multipart upload: nothing on the local disk), recorded as a
+ *   `<prefix>tmp/upload-<id>/` (one PUT when the request gives its length, else a multipart
+ *   upload: nothing on the local disk), recorded as a
  *   `registry_upload_chunks` row once complete, and only while its request still holds the upload.
  * - Each chunk is hashed as it streams (sha256, sha1 and md5, in the hashing threads) and its row
  *   keeps its checksums. An upload of one chunk (skopeo, podman and docker send a blob in one
