@@ -4,7 +4,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/testApp.js'
-import { BlobFileWriter, BlobStore, HOT_BLOB_MAX_BYTES } from './blobStore.js'
+import { BlobFileWriter, BlobStore, HOT_BLOB_MAX_BYTES, sendsCredentialsTo } from './blobStore.js'
 import { LaterChecksums } from './laterChecksums.js'
 import { DEFER_PAST_BYTES } from './streamHasher.js'
 import { transferStarted } from './transfers.js'
@@ -238,5 +238,18 @@ describe('blob store', () => {
     fs.renameSync(`${big.pathOf(small.sha256)}.away`, big.pathOf(small.sha256))
     const large = await big.put(crypto.randomBytes(HOT_BLOB_MAX_BYTES + 1))
     expect(await big.content(large.sha256, large.size)).toBeUndefined()
+  })
+})
+
+describe('redirects to the bucket', () => {
+  it('are withheld where the client would send its credentials along: the same host, or one under it', () => {
+    expect(sendsCredentialsTo('trove.example.com', 'trove.example.com')).toBe(true)
+    expect(sendsCredentialsTo('Example.COM', 'bucket.example.com.')).toBe(true)
+    expect(sendsCredentialsTo('127.0.0.1', '127.0.0.1')).toBe(true)
+    expect(sendsCredentialsTo('[::1]', '::1')).toBe(true)
+    expect(sendsCredentialsTo('trove.example.com', 'example.com')).toBe(false)
+    expect(sendsCredentialsTo('trove.example.com', 's3.amazonaws.com')).toBe(false)
+    expect(sendsCredentialsTo('example.com', 'notexample.com')).toBe(false)
+    expect(sendsCredentialsTo('localhost', '127.0.0.1')).toBe(false)
   })
 })

@@ -163,6 +163,39 @@ export function hashingStream(hasher: StreamHasher, count: (bytes: number) => Er
 }
 
 /**
+ * Streams `input` into the bucket's object `key` through `hasher` (one PUT when its `length` is
+ * known) and checks that the bucket holds every byte; returns the size. `tooLarge` is asked, as
+ * bytes arrive, whether the total `size` passes a limit (its error stops the stream). Of the two
+ * sides' failures the request's own is told (cut off, too large), unless it broke only because the
+ * bucket's side gave up: then the bucket's (a 503 when the bucket cannot be reached). `what` names
+ * the body in the message of a short object ("upload", "chunk").
+ */
+export async function streamToObject(
+  s3: S3Objects,
+  key: string,
+  input: Readable,
+  hasher: StreamHasher,
+  options: { length?: number; tooLarge: (size: number) => Error | undefined; what: string },
+): Promise<number> {
+  let size = 0
+  const counted = hashingStream(hasher, (bytes) => {
+    size += bytes
+    return options.tooLarge(size)
+  })
+  const body = new PassThrough({ highWaterMark: 1 << 20 })
+  const [sent, stored] = await Promise.allSettled([pipeline(input, counted, body), s3.upload(key, body, options.length)])
+  if (sent.status === 'rejected') {
+    const brokenByBucket =
+      stored.status === 'rejected' && (sent.reason as { code?: string })?.code === 'ERR_STREAM_PREMATURE_CLOSE'
+    throw brokenByBucket ? stored.reason : sent.reason
+  }
+  if (stored.status === 'rejected') throw stored.reason
+  const kept = await s3.size(key)
+  if (kept !== size) throw new HttpError(502, `The blob store kept ${kept ?? 'nothing'} of the ${options.what}'s ${size} bytes`)
+  return size
+}
+
+/**
  * `stream` passed through, ending in an error when its bytes do not hash to `sha256`. The last
  * chunk is held back until the hash is known: a client told the length (Content-Length) would
  * otherwise have every byte before the error, and take the wrong content as whole.
@@ -187,6 +220,20 @@ function verifying(stream: Readable, sha256: string, size: number | undefined): 
   checked.on('close', () => stream.destroy())
   if (size !== undefined && size > INLINE_HASH_BYTES) checked.once('close', transferStarted())
   return stream.pipe(checked)
+}
+
+/**
+ * Whether a client that reached `from` keeps its credentials on a redirect to `to`: the same host,
+ * or one under it (host names, no ports; case and IPv6 brackets aside).
+ */
+export function sendsCredentialsTo(from: string, to: string): boolean {
+  const name = (host: string) =>
+    host
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1')
+      .replace(/\.$/, '')
+  const [a, b] = [name(from), name(to)]
+  return a === b || b.endsWith(`.${a}`)
 }
 
 /** Thrown when the content does not match what the client declared: a 400, and nothing was kept. */
@@ -406,19 +453,15 @@ export class BlobStore {
     // With a bucket, nothing is left for later: reading an object back to hash it costs more than hashing it now.
     const hasher = options.sha256Only ? new StreamHasher([], { legacy: false }) : new StreamHasher(['sha1', 'md5'])
     const limit = this.maxBytes
-    let size = 0
     let info: BlobInfo
     try {
-      const counted = hashingStream(hasher, (bytes) => {
-        size += bytes
-        return size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined
+      const size = await streamToObject(s3, tempKey, input, hasher, {
+        length: options.length,
+        tooLarge: (size) =>
+          size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined,
+        what: 'upload',
       })
-      const body = new PassThrough({ highWaterMark: 1 << 20 })
-      await Promise.all([pipeline(input, counted, body), s3.upload(tempKey, body, options.length)])
       info = { ...(await hasher.digest()), size }
-      // What the bucket holds is what was hashed, to the byte.
-      const stored = await s3.size(tempKey)
-      if (stored !== size) throw new HttpError(502, `The blob store kept ${stored ?? 'nothing'} of the upload's ${size} bytes`)
     } catch (error) {
       hasher.dispose()
       await s3.delete(tempKey).catch(() => {})
@@ -643,11 +686,18 @@ export class BlobStore {
     return (await this.readBuffer(sha256)).toString('utf8')
   }
 
-  /** A URL a client may read the blob at without credentials for a while, when the bucket serves it directly. */
-  async directUrl(sha256: string, size: number): Promise<string | undefined> {
+  /**
+   * A URL a client may read the blob at without credentials for a while, when the bucket serves it
+   * directly (`TROVE_S3_PRESIGN_ABOVE`). None when the bucket's host is the one the client reached
+   * Trove at (`clientHost`), or under it: clients send their credentials along on a redirect to the
+   * same host (Go's HTTP client, so skopeo and podman, to its subdomains too), and S3 refuses a
+   * request that carries a signature and an Authorization header both.
+   */
+  async directUrl(sha256: string, size: number, clientHost: string): Promise<string | undefined> {
     const above = this.s3?.settings.presignAboveBytes ?? 0
     if (!this.s3 || above <= 0 || size < above) return undefined
-    return this.s3.presign(this.s3.blobKey(sha256), 300)
+    const url = await this.s3.presign(this.s3.blobKey(sha256), 300)
+    return sendsCredentialsTo(clientHost, new URL(url).hostname) ? undefined : url
   }
 
   /**

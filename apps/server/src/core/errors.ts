@@ -79,18 +79,38 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   )
 }
 
+/** The code a 503 carries when the blob store's bucket cannot be reached or is failing. */
+export const BLOB_STORE_UNAVAILABLE = 'BLOB_STORE_UNAVAILABLE'
+
+/** The bucket of the blob store could not be reached, timed out, or answered with a server error. */
+export class BlobStoreUnavailable extends Error {
+  constructor(readonly reason: unknown) {
+    super(`The blob store's bucket is unavailable: ${reason instanceof Error ? reason.message : String(reason)}`)
+  }
+}
+
 /**
  * The answer to a request the server itself could not serve: 507 when its disk is full, 503 (with
- * Retry-After) when its database is away; any other error is returned as it is.
+ * Retry-After) when its database or its blob store's bucket is away; any other error is returned
+ * as it is.
  */
 export function serverFaultAsHttp<E>(error: E, reply?: FastifyReply): E | HttpError {
   if (error instanceof HttpError) {
-    if (error.code === DATABASE_UNAVAILABLE) reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
+    if (error.code === DATABASE_UNAVAILABLE || error.code === BLOB_STORE_UNAVAILABLE)
+      reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
     return error
   }
   if (isDatabaseUnavailable(error)) {
     reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
     return new HttpError(503, 'The database is unavailable; try again in a few seconds', DATABASE_UNAVAILABLE)
+  }
+  if (error instanceof BlobStoreUnavailable) {
+    reply?.header('retry-after', String(DATABASE_RETRY_AFTER_S))
+    return new HttpError(
+      503,
+      'The blob store is unavailable; nothing was stored; try again in a few seconds',
+      BLOB_STORE_UNAVAILABLE,
+    )
   }
   return storageFullAsHttp(error)
 }

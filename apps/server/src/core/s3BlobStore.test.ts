@@ -2,15 +2,17 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen } from '../../test/clients.js'
+import { accessToken, createRepo, listen, skopeo } from '../../test/clients.js'
+import { writeOciImage } from '../../test/ociImage.js'
 import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../test/s3.js'
-import { createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
+import { ADMIN_PASSWORD, createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
 import { buildApp } from '../app.js'
 import { ConfigError, loadConfig, type S3Settings } from '../config.js'
 import { BlobStore } from './blobStore.js'
-import { S3Objects } from './s3Objects.js'
+import { BlobStoreUnavailable } from './errors.js'
+import { bucketFault, S3Objects } from './s3Objects.js'
 
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
@@ -82,22 +84,29 @@ describe('blobs in an S3-compatible bucket', () => {
     const range = await fetch(`${base}/artifactory/files/big.bin`, { headers: { ...auth, range: 'bytes=1000-1999999' } })
     expect(range.status).toBe(206)
     expect(Buffer.from(await range.arrayBuffer())).toEqual(big.subarray(1000, 2_000_000))
-    // Over TROVE_S3_PRESIGN_ABOVE the client is sent to the bucket with a presigned URL.
-    const redirect = await fetch(`${base}/artifactory/files/big.bin`, { headers: auth, redirect: 'manual' })
+    // Over TROVE_S3_PRESIGN_ABOVE a client that reached Trove by another host name than the
+    // bucket's (localhost; the bucket is at 127.0.0.1) is sent to the bucket with a presigned URL.
+    const elsewhere = base.replace('127.0.0.1', 'localhost')
+    const redirect = await fetch(`${elsewhere}/artifactory/files/big.bin`, { headers: auth, redirect: 'manual' })
     expect(redirect.status).toBe(302)
     const location = redirect.headers.get('location') as string
     expect(location.startsWith(`${s3.endpoint}/trove/cluster-a/blobs/`)).toBe(true)
     expect(sha256(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(sha256(big))
+    // One on the bucket's own host would send its credentials along: it is served the file.
+    const sameHost = await fetch(`${base}/artifactory/files/big.bin`, { headers: auth, redirect: 'manual' })
+    expect(sameHost.status).toBe(200)
+    expect(sha256(Buffer.from(await sameHost.arrayBuffer()))).toBe(sha256(big))
   }, 60_000)
 
-  it('streams a registry blob from the bucket, checked, large or small (no redirect: clients would send their token along)', async () => {
-    const registry = (method: string, url: string, body?: Buffer) =>
-      fetch(`${base}${url}`, {
+  it('sends a registry client to the bucket for a large blob when the bucket is on another host, and streams it, checked, when not', async () => {
+    const registry = (method: string, url: string, body?: Buffer, at = base) =>
+      fetch(`${at}${url}`, {
         method,
         headers: { ...auth, 'content-type': 'application/octet-stream' },
         ...(body ? { body: new Uint8Array(body) } : {}),
         redirect: 'manual',
       })
+    const elsewhere = base.replace('127.0.0.1', 'localhost')
     const large = crypto.randomBytes(31 * 1024 * 1024)
     const small = crypto.randomBytes(200_000)
     for (const blob of [large, small]) {
@@ -106,10 +115,70 @@ describe('blobs in an S3-compatible bucket', () => {
       expect(res.status).toBe(200)
       expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(blob))
     }
+    const redirect = await registry('GET', `/v2/docker-local/app/blobs/sha256:${sha256(large)}`, undefined, elsewhere)
+    expect(redirect.status).toBe(307)
+    const location = redirect.headers.get('location') as string
+    expect(location.startsWith(`${s3.endpoint}/trove/cluster-a/blobs/`)).toBe(true)
+    // Read without Trove's token, as a client following the redirect to another host does.
+    expect(sha256(Buffer.from(await (await fetch(location)).arrayBuffer()))).toBe(sha256(large))
+    const below = await registry('GET', `/v2/docker-local/app/blobs/sha256:${sha256(small)}`, undefined, elsewhere)
+    expect(below.status).toBe(200)
+    expect(sha256(Buffer.from(await below.arrayBuffer()))).toBe(sha256(small))
     const head = await registry('HEAD', `/v2/docker-local/app/blobs/sha256:${sha256(large)}`)
     expect(head.status).toBe(200)
     expect(head.headers.get('content-length')).toBe(String(large.length))
   })
+
+  it('skopeo follows the redirect to a bucket on another host without its token, and is streamed the layer where the bucket shares its host', async () => {
+    const work = tempDir('trove-oci-')
+    const direct = vi.spyOn(BlobStore.prototype, 'directUrl')
+    try {
+      // Random text gzips to about three quarters: a layer over the 30 MB of TROVE_S3_PRESIGN_ABOVE.
+      const image = writeOciImage(work, { content: crypto.randomBytes(32 * 1024 * 1024).toString('base64'), tag: '1.0' })
+      expect(image.layer.length).toBeGreaterThan(30 * 1024 * 1024)
+      const pushed = await skopeo(work, [
+        'copy',
+        '--dest-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--dest-tls-verify=false',
+        `oci:${image.layout}:1.0`,
+        `docker://${base.replace('http://', '')}/docker-local/large:1.0`,
+      ])
+      expect(pushed.code).toBe(0)
+      const back = path.join(work, 'back')
+      // Trove reached as localhost, the bucket at 127.0.0.1: the layer comes from the bucket.
+      const pulled = await skopeo(work, [
+        'copy',
+        '--src-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--src-tls-verify=false',
+        `docker://${base.replace('http://127.0.0.1', 'localhost')}/docker-local/large:1.0`,
+        `oci:${back}:1.0`,
+      ])
+      expect(pulled.stderr).toBe('')
+      expect(pulled.code).toBe(0)
+      expect(sha256(fs.readFileSync(path.join(back, 'blobs', 'sha256', sha256(image.layer))))).toBe(sha256(image.layer))
+      const urls = await Promise.all(direct.mock.results.map((r) => r.value as Promise<string | undefined>))
+      expect(urls.filter((u) => u?.startsWith(`${s3.endpoint}/trove/cluster-a/blobs/`))).toHaveLength(1)
+      // Reached at the bucket's own host name the layer is streamed: Go clients since 1.22 (skopeo 1.18,
+      // not Debian 12's) send their token along on such a redirect, and the bucket refuses it.
+      const again = path.join(work, 'again')
+      const streamed = await skopeo(work, [
+        'copy',
+        '--src-creds',
+        `admin:${ADMIN_PASSWORD}`,
+        '--src-tls-verify=false',
+        `docker://${base.replace('http://', '')}/docker-local/large:1.0`,
+        `oci:${again}:1.0`,
+      ])
+      expect(streamed.stderr).toBe('')
+      expect(streamed.code).toBe(0)
+      expect(sha256(fs.readFileSync(path.join(again, 'blobs', 'sha256', sha256(image.layer))))).toBe(sha256(image.layer))
+    } finally {
+      direct.mockRestore()
+      fs.rmSync(work, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('reads archives a format needs as files through the spool (a Go module zip), and frees objects by GC', async () => {
     const { zipOf } = await import('../../test/zip.js')
@@ -151,12 +220,25 @@ describe('blobs in an S3-compatible bucket', () => {
     expect(report.corrupt.map((c) => c.sha256)).toEqual([h])
   })
 
-  it('answers an upload while the bucket server is down with an error and keeps nothing; takes it once the server is back', async () => {
+  it('answers an upload or a read while the bucket server is down with 503 naming the blob store and keeps nothing; takes it once the server is back', async () => {
     const data = crypto.randomBytes(20 * 1024 * 1024)
+    expect((await put('there.bin', Buffer.from('stored before'))).status).toBe(201)
     await stopS3(s3.server)
     try {
-      const refused = await put('down.bin', data)
-      expect(refused.status).toBeGreaterThanOrEqual(500)
+      for (const refused of [
+        await put('down.bin', data),
+        await fetch(`${base}/artifactory/files/there.bin`, { headers: auth }),
+        // A registry upload answers in the registry's own error shape (code UNSUPPORTED, as for any 5xx).
+        await fetch(`${base}/v2/docker-local/down/blobs/uploads/?digest=sha256:${sha256(data)}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/octet-stream' },
+          body: new Uint8Array(data),
+        }),
+      ]) {
+        expect(refused.status).toBe(503)
+        expect(refused.headers.get('retry-after')).toBe('5')
+        expect(JSON.stringify(await refused.json())).toContain('The blob store is unavailable')
+      }
     } finally {
       s3 = await startS3(s3dir, s3.port)
     }
@@ -259,4 +341,30 @@ describe('blobs in an S3-compatible bucket', () => {
     await expect(start({ TROVE_S3_ENDPOINT: 'http://127.0.0.1:9' })).rejects.toThrow(/TROVE_S3_ENDPOINT: .* cannot be reached/)
     expect(() => loadConfig({ TROVE_DATA_DIR: tempDir(), TROVE_BLOB_STORE: 'gs://x' })).toThrow(/TROVE_BLOB_STORE/)
   }, 60_000)
+})
+
+describe("the bucket's failures", () => {
+  const answered = (status: number, name: string) =>
+    new S3ServiceException({ name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } })
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9000'), { code: 'ECONNREFUSED' })
+
+  it('are the blob store being unavailable when it cannot be reached, times out or answers 5xx; others stay as they are', () => {
+    for (const error of [
+      refused,
+      new AggregateError([refused], 'connect failed'),
+      Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      Object.assign(new Error('timed out'), { name: 'TimeoutError' }),
+      answered(503, 'SlowDown'),
+      answered(500, 'InternalError'),
+    ]) {
+      expect(bucketFault(error)).toBeInstanceOf(BlobStoreUnavailable)
+    }
+    for (const error of [
+      answered(403, 'AccessDenied'),
+      answered(404, 'NoSuchKey'),
+      new Error('the body ended after 3 of its 5 bytes'),
+    ]) {
+      expect(bucketFault(error)).toBe(error)
+    }
+  })
 })

@@ -15,6 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { ConfigError, type S3Settings } from '../config.js'
+import { BlobStoreUnavailable } from './errors.js'
 
 /** Multipart parts: 16 MB (a 1 GB upload is 64 parts; S3 allows 10,000), 4 in flight. */
 const PART_BYTES = 16 * 1024 * 1024
@@ -33,6 +34,41 @@ export const UPLOAD_OBJECTS = 'upload-'
 export const isUploadObject = (name: string) => name.startsWith(UPLOAD_OBJECTS)
 /** The name prefix of one registry upload's temp objects. */
 export const uploadObjects = (id: string) => `${UPLOAD_OBJECTS}${id}/`
+
+/** Node's codes for a connection that could not be made or broke. */
+const NETWORK_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ECONNABORTED',
+])
+
+/**
+ * A bucket that cannot be reached, times out or answers with a server error, as
+ * BlobStoreUnavailable (a 503 to the client); any other error as it is.
+ */
+export function bucketFault(error: unknown): unknown {
+  if (error instanceof BlobStoreUnavailable || !(error instanceof Error)) return error
+  const causes = [error, ...(error instanceof AggregateError ? error.errors : [])]
+  if (causes.some((e) => NETWORK_FAILURES.has(String((e as { code?: unknown })?.code)))) return new BlobStoreUnavailable(error)
+  if (error.name === 'TimeoutError' || error.name === 'RequestTimeout') return new BlobStoreUnavailable(error)
+  if (error instanceof S3ServiceException && (error.$metadata.httpStatusCode ?? 0) >= 500) return new BlobStoreUnavailable(error)
+  return error
+}
+
+/** `call`'s result, or its failure as bucketFault says. */
+async function onBucket<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call
+  } catch (error) {
+    throw bucketFault(error)
+  }
+}
 
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException &&
@@ -151,7 +187,7 @@ export class S3Objects {
         body.destroy()
         // A service may keep what came of a cut request (s3rver does; S3 does not).
         await this.delete(key).catch(() => {})
-        throw failure ?? error
+        throw failure ?? bucketFault(error)
       }
       return
     }
@@ -168,14 +204,14 @@ export class S3Objects {
     } catch (error) {
       await upload.abort().catch(() => {})
       body.destroy()
-      throw error
+      throw bucketFault(error)
     }
   }
 
   /** The size the bucket holds for a key (undefined when there is none). */
   async size(key: string): Promise<number | undefined> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      const head = await onBucket(this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key })))
       return head.ContentLength
     } catch (error) {
       if (isMissing(error)) return undefined
@@ -185,7 +221,7 @@ export class S3Objects {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      await onBucket(this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key })))
       return true
     } catch (error) {
       if (isMissing(error)) return false
@@ -200,12 +236,14 @@ export class S3Objects {
   async promote(tempKey: string, finalKey: string, size: number): Promise<void> {
     if (!(await this.exists(finalKey))) {
       if (size <= COPY_MAX_BYTES) {
-        await this.client.send(
-          new CopyObjectCommand({
-            Bucket: this.settings.bucket,
-            Key: finalKey,
-            CopySource: `${this.settings.bucket}/${tempKey.split('/').map(encodeURIComponent).join('/')}`,
-          }),
+        await onBucket(
+          this.client.send(
+            new CopyObjectCommand({
+              Bucket: this.settings.bucket,
+              Key: finalKey,
+              CopySource: `${this.settings.bucket}/${tempKey.split('/').map(encodeURIComponent).join('/')}`,
+            }),
+          ),
         )
       } else {
         await this.upload(finalKey, await this.read(tempKey))
@@ -218,7 +256,9 @@ export class S3Objects {
   async read(key: string, range?: { start?: number; end?: number }): Promise<Readable> {
     const bytes =
       range && (range.start !== undefined || range.end !== undefined) ? `bytes=${range.start ?? 0}-${range.end ?? ''}` : undefined
-    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, Range: bytes }))
+    const answer = await onBucket(
+      this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, Range: bytes })),
+    )
     return answer.Body as Readable
   }
 
@@ -246,7 +286,7 @@ export class S3Objects {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+    await onBucket(this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key })))
   }
 
   /** A URL that reads the object without credentials for `seconds`. */
@@ -267,8 +307,8 @@ export class S3Objects {
     let removed = 0
     let token: string | undefined
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await onBucket(
+        this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, ContinuationToken: token })),
       )
       for (const object of page.Contents ?? []) {
         if (!object.Key || (object.LastModified && object.LastModified.getTime() >= before)) continue

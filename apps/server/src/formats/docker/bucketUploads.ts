@@ -1,9 +1,7 @@
 import crypto from 'node:crypto'
-import { PassThrough, Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
-import { type BlobInfo, type BlobStore, ChecksumMismatch, hashingStream } from '../../core/blobStore.js'
-import { HttpError } from '../../core/errors.js'
+import { type BlobInfo, type BlobStore, ChecksumMismatch, streamToObject } from '../../core/blobStore.js'
 import { isUploadObject, type S3Objects, UPLOAD_OBJECTS, uploadObjects } from '../../core/s3Objects.js'
 import type { Database } from '../../core/schema.js'
 import { StreamHasher } from '../../core/streamHasher.js'
@@ -205,21 +203,15 @@ export class BucketUploads implements UploadStore {
     // All three checksums, as for any upload to a bucket: reading the object back to hash it costs more.
     const hasher = new StreamHasher(['sha1', 'md5'])
     try {
-      const counted = hashingStream(hasher, (bytes) => {
-        size += bytes
-        return offset + size > limit
-          ? new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`)
-          : undefined
+      size = await streamToObject(this.s3, key, body, hasher, {
+        length,
+        tooLarge: (size) =>
+          offset + size > limit
+            ? new OciError(413, 'SIZE_INVALID', `The upload is larger than the limit of ${limit} bytes`)
+            : undefined,
+        what: 'chunk',
       })
-      const out = new PassThrough({ highWaterMark: 1 << 20 })
-      const [sent, stored] = await Promise.allSettled([pipeline(body, counted, out), this.s3.upload(key, out, length)])
-      // The request's own failure (cut off, too large) is the one to tell.
-      if (sent.status === 'rejected') throw sent.reason
-      if (stored.status === 'rejected') throw stored.reason
       const digests = await hasher.digest()
-      // What the bucket holds is what was received, to the byte.
-      const kept = await this.s3.size(key)
-      if (kept !== size) throw new HttpError(502, `The blob store kept ${kept ?? 'nothing'} of the chunk's ${size} bytes`)
       recorded =
         size === 0 ||
         (await recordChunk(

@@ -530,9 +530,11 @@ const dockerRoutes =
         .header('accept-ranges', 'bytes')
       if (request.method === 'HEAD') return reply.send()
       fctx.artifacts.countDownload(file)
-      // Not sent to the bucket by a presigned URL (as generic downloads may be): a registry client
-      // following it keeps its Authorization header when the bucket has the same host name (skopeo
-      // does), and S3 refuses a request with two credentials.
+      // A large blob in a bucket, with TROVE_S3_PRESIGN_ABOVE set: the client reads it from the
+      // bucket (307 to a presigned URL, as registries on S3 answer), unless the bucket is on the host
+      // the client reached Trove at, where it would send its token along (see directUrl).
+      const direct = await fctx.blobs.directUrl(hex, Number(file.size), request.hostname)
+      if (direct) return reply.code(307).removeHeader('content-length').header('location', direct).send()
       // The content is hashed on its way out: a blob that changed breaks the connection rather than
       // reaching the client as if it were the digest asked for. 1 MB reads: a layer of a gigabyte
       // streams in far fewer, larger writes than the default 64 KB.

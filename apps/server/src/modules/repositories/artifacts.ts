@@ -651,7 +651,7 @@ export class ArtifactService {
     if (request.method === 'HEAD') return reply.send()
     if (options.count !== false) this.countDownload(file)
     // A large blob in a bucket that serves it directly: the client reads it there.
-    const direct = await this.blobs.directUrl(file.sha256, Number(file.size))
+    const direct = await this.blobs.directUrl(file.sha256, Number(file.size), request.hostname)
     if (direct) return reply.code(302).removeHeader('content-length').header('location', direct).send()
     const content = await this.blobs.content(file.sha256, file.size)
     return reply.send(content ?? this.blobs.open(file.sha256, { size: file.size }))
