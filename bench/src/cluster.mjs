@@ -10,8 +10,9 @@
 // 2. a write on node a (an npm publish, a token revoked) and the time until b and c see it; and
 //    what deploys on b cost a's packument GETs;
 // 3. a large layer pushed and pulled with skopeo, a node on the bucket against a node on its local
-//    disk (another database of the same PostgreSQL server), and each kind of request alone on the
-//    latter too.
+//    disk (another database of the same PostgreSQL server), the bucket's node sending the layer's
+//    reader to the bucket by a presigned URL and another streaming it itself; and each kind of
+//    request alone on the disk's node too.
 //
 // TROVE_BENCH_CLUSTER_LOAD_S (default 15) seconds per measured load, TROVE_BENCH_CLUSTER_ROUNDS
 // (default 2) rounds of each, as fast as it goes and at TROVE_BENCH_CLUSTER_NODE_RATE (default 60)
@@ -120,7 +121,8 @@ export async function benchCluster(row) {
     stops.push(() => postgres.stop())
     await postgres.createDatabase('trove_cluster')
     await postgres.createDatabase('trove_disk')
-    s3 = await startS3(dir('s3'), ['cluster/'])
+    await postgres.createDatabase('trove_streamed')
+    s3 = await startS3(dir('s3'), ['cluster/', 'streamed/'])
     stops.push(() => s3.stop('SIGKILL'))
 
     const common = { TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, TROVE_UPLOAD_MAX_SIZE: String(4 * 1024 ** 3) }
@@ -143,9 +145,28 @@ export async function benchCluster(row) {
     }
 
     // 3. A node on the bucket and a node on its local disk, each reached directly (its own URL as
-    // base URL, where the registry sends clients for tokens).
-    const bucket = await startServer({ ...shared, TROVE_DATA_DIR: dir('node-s3'), TROVE_NODE_ID: 's3' })
+    // base URL, where the registry sends clients for tokens). The bucket's node reaches the bucket
+    // as localhost while skopeo reaches the node at 127.0.0.1: on another host name, so a large
+    // layer's reader is sent to the bucket (TROVE_S3_PRESIGN_ABOVE), as where the bucket is a
+    // service of its own. A second node on the bucket (its own database and prefix) reaches it at
+    // 127.0.0.1, the host skopeo reached it at, and so streams the layer itself.
+    const bucket = await startServer({
+      ...shared,
+      TROVE_S3_ENDPOINT: s3.endpoint.replace('127.0.0.1', 'localhost'),
+      TROVE_S3_PRESIGN_ABOVE: '64m',
+      TROVE_DATA_DIR: dir('node-s3'),
+      TROVE_NODE_ID: 's3',
+    })
     stops.push(() => bucket.stop())
+    const streaming = await startServer({
+      ...shared,
+      TROVE_DATABASE_URL: postgres.url('trove_streamed'),
+      TROVE_BLOB_STORE: 's3://trove/streamed',
+      TROVE_DATA_DIR: dir('node-s3-streamed'),
+      TROVE_NODE_ID: 's3-streamed',
+    })
+    stops.push(() => streaming.stop())
+    await prepare(streaming)
     const disk = await startServer({
       ...common,
       TROVE_DATA_DIR: dir('node-disk'),
@@ -174,6 +195,7 @@ export async function benchCluster(row) {
     const blobs = await pushPullRounds({
       targets: [
         { name: 's3', host: host(bucket), dataDir: bucket.dataDir, pid: bucket.pid },
+        { name: 'streamed', host: host(streaming), dataDir: streaming.dataDir, pid: streaming.pid },
         { name: 'disk', host: host(disk), dataDir: disk.dataDir, pid: disk.pid },
       ],
       s3Pid: s3.pid,
@@ -187,6 +209,7 @@ export async function benchCluster(row) {
     blobRows(row, {
       onS3: summarize(blobs.s3),
       onDisk: summarize(blobs.disk),
+      streamed: summarize(blobs.streamed),
       bucket: blobs.bucket,
       mb: BLOB_MB,
       rounds: BLOB_ROUNDS,

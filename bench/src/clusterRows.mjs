@@ -178,7 +178,7 @@ export function changeRows(row, changes) {
 }
 
 /** Rows of the large layer's push and pull, S3 against disk, with what the bucket alone did. */
-export function blobRows(row, { onS3, onDisk, bucket, mb, rounds, version }) {
+export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, version }) {
   const alone = (pick) => median(bucket.map(pick))
   const bucketNote = {
     push:
@@ -203,7 +203,19 @@ export function blobRows(row, { onS3, onDisk, bucket, mb, rounds, version }) {
       'S3 ≥ 0.8× disk',
       ratio >= 0.8,
       `${f2(ratio)}×; medians of ${rounds} (S3 ${rates(s)}; disk ${rates(d)}), skopeo ${version}; CPU: Trove ${f1(s.cpu)} s on S3, ` +
-        `${f1(d.cpu)} s on disk; s3rver ${f1(s.s3rverCpu)} s; skopeo ${f1(s.client)} / ${f1(d.client)} s${extra}${bucketNote[way]}`,
+        `${f1(d.cpu)} s on disk; s3rver ${f1(s.s3rverCpu)} s; skopeo ${f1(s.client)} / ${f1(d.client)} s${extra}${bucketNote[way]}` +
+        (way === 'pull' ? ' (the layer read from the bucket by a presigned URL; streamed by the node in the next row)' : ''),
     )
   }
+  // The same pull from a node that reaches the bucket at the host the client reached it at: it streams the layer itself.
+  const [s, d] = [streamed.pull, onDisk.pull]
+  const rates = (x) => x.rates.map((v) => v.toFixed(0)).join(', ')
+  row(
+    `cluster: ${size} pull streamed by the node, S3 / disk`,
+    `${s.rate.toFixed(0)} / ${d.rate.toFixed(0)}`,
+    'MB/s',
+    '-',
+    true,
+    `${f2(s.rate / d.rate)}×; medians of ${rounds} (S3 ${rates(s)}); CPU: Trove ${f1(s.cpu)} s, s3rver ${f1(s.s3rverCpu)} s, skopeo ${f1(s.client)} s`,
+  )
 }
