@@ -1,17 +1,21 @@
 // A 1 GB OCI layer pushed to Trove and pulled back with skopeo (the real client) over loopback:
 // MB/s each way, and how much the server's resident memory grows meanwhile (/proc/<pid>/status).
 // Measured with the machine's skopeo and with Debian 13's (debianSkopeo.mjs), and each client also
-// against a registry that stores nothing (ociSink.mjs): what the client alone can do here.
+// against a registry that stores nothing (ociSink.mjs): what the client alone can do here. First,
+// blob GETs of a small config and a 96 KB layer with autocannon, against a generic GET of the
+// same 96 KB (what a registry client's many small reads cost).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import zlib from 'node:zlib'
+import { accessToken, createRepos, registryToken } from './clusterData.mjs'
 import { debianSkopeo } from './debianSkopeo.mjs'
 import { run } from './exec.mjs'
+import { throughput } from './load.mjs'
 import { startOciSink } from './ociSink.mjs'
-import { startServer } from './server.mjs'
+import { signInAdmin, startServer } from './server.mjs'
 import { median } from './stats.mjs'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -213,7 +217,45 @@ async function round(skopeo, layout, layerHex, layerSize, pulled) {
   }
 }
 
+/** Registry blob GETs of small blobs (a config, a 96 KB layer) with 20 connections, and a generic GET of the 96 KB for comparison. */
+async function smallBlobReads(row) {
+  const server = await startServer({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD })
+  try {
+    const session = await signInAdmin(server.url, ADMIN_PASSWORD)
+    const { token } = await accessToken(server.url, session)
+    await createRepos(server.url, token)
+    const auth = {
+      authorization: `Bearer ${await registryToken(server.url, token, ['repository:docker-local/reads:pull,push'])}`,
+    }
+    const blobs = [
+      ['registry blob GET, 2 KB config', crypto.randomBytes(2048)],
+      ['registry blob GET, 96 KB layer', crypto.randomBytes(96 * 1024)],
+    ]
+    for (const [name, blob] of blobs) {
+      const hex = crypto.createHash('sha256').update(blob).digest('hex')
+      const res = await fetch(`${server.url}/v2/docker-local/reads/blobs/uploads/?digest=sha256:${hex}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/octet-stream' },
+        body: blob,
+      })
+      if (res.status !== 201) throw new Error(`blob upload: ${res.status}`)
+      const r = await throughput(`${server.url}/v2/docker-local/reads/blobs/sha256:${hex}`, auth)
+      row(name, r.rps.toFixed(0), 'req/s', '-', r.errors === 0, `p50 ${r.p50} ms, 20 connections, registry token`)
+    }
+    const bearer = { authorization: `Bearer ${token}` }
+    const put = await fetch(`${server.url}/artifactory/files/reads.bin`, { method: 'PUT', headers: bearer, body: blobs[1][1] })
+    if (put.status !== 201) throw new Error(`generic deploy: ${put.status}`)
+    const g = await throughput(`${server.url}/artifactory/files/reads.bin`, bearer)
+    row('generic GET, the same 96 KB', g.rps.toFixed(0), 'req/s', '-', g.errors === 0, `p50 ${g.p50} ms, for comparison`)
+  } finally {
+    await server.stop()
+  }
+}
+
 export async function benchOci(row) {
+  await smallBlobReads(row)
+  // TROVE_BENCH_OCI_ONLY=reads: the small blob reads alone.
+  if (process.env.TROVE_BENCH_OCI_ONLY === 'reads') return
   const found = await clients(row)
   if (found.length === 0) return
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-oci-'))

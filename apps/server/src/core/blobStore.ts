@@ -641,7 +641,8 @@ export class BlobStore {
   /**
    * The whole content of a small blob, from memory when it was served lately; undefined for a blob
    * larger than HOT_BLOB_MAX_BYTES (stream those with `open`). `size` is the size the caller's
-   * metadata records.
+   * metadata records. Checked against its sha256 when read (a file changed on disk, an object
+   * holding other content is never handed out), so what memory holds is what was stored.
    */
   async content(sha256: string, size: number): Promise<Buffer | undefined> {
     if (size > HOT_BLOB_MAX_BYTES) return undefined
@@ -652,6 +653,12 @@ export class BlobStore {
       return hit
     }
     const data = await this.readBuffer(sha256)
+    if (!this.s3) {
+      // A bucket's reads are checked by readBuffer.
+      const actual = crypto.createHash('sha256').update(data).digest('hex')
+      if (actual !== sha256)
+        throw new HttpError(500, `The stored blob ${sha256} holds other content (${actual}): it is not served`)
+    }
     if (data.length !== size || this.hot.has(sha256)) return data
     this.hot.set(sha256, data)
     this.hotBytes += data.length

@@ -400,6 +400,30 @@ describe('docker/oci registry', () => {
     await expect(res.arrayBuffer()).rejects.toThrow()
   })
 
+  it('serves a small blob from memory once read and checked, and refuses one whose file changed on disk before it was read', async () => {
+    const data = crypto.randomBytes(100 * 1024)
+    const hex = sha256(data)
+    const pushed = await http('POST', `/v2/docker-local/small/blobs/uploads/?digest=sha256:${hex}`, data, {
+      'content-type': 'application/octet-stream',
+    })
+    expect(pushed.status).toBe(201)
+    const file = path.join(t.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex)
+    const flipped = Buffer.from(data)
+    flipped[50_000] = (flipped[50_000] ?? 0) ^ 1
+    fs.writeFileSync(file, flipped)
+    const refused = await http('GET', `/v2/docker-local/small/blobs/sha256:${hex}`)
+    expect(refused.status).toBe(500)
+    fs.writeFileSync(file, data)
+    const served = await http('GET', `/v2/docker-local/small/blobs/sha256:${hex}`)
+    expect(served.status).toBe(200)
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(hex)
+    // Read and checked once, it is served from memory: the file is not read again.
+    fs.rmSync(file)
+    const again = await http('GET', `/v2/docker-local/small/blobs/sha256:${hex}`)
+    expect(sha256(Buffer.from(await again.arrayBuffer()))).toBe(hex)
+    fs.writeFileSync(file, data)
+  })
+
   it('lets one request at a time write an upload, and tells where it stands meanwhile', async () => {
     const data = crypto.randomBytes(2 * 1024 * 1024)
     const started = await http('POST', '/v2/docker-local/one-at-a-time/blobs/uploads/')

@@ -239,8 +239,14 @@ const dockerRoutes =
 
     // ---- lookups ----
 
-    async function localBlob(repoKey: string, image: string, hex: string): Promise<FileRow | undefined> {
-      const own = await fctx.artifacts.findFile(repoKey, blobPath(image, hex))
+    /**
+     * The blob's file in a repository: under the image, or any file of the image with that content.
+     * `served`: for a download, whose row may come from the node's short-lived cache of served
+     * files (ArtifactService.servedFile); an answer that decides a write reads the database.
+     */
+    async function localBlob(repoKey: string, image: string, hex: string, served = false): Promise<FileRow | undefined> {
+      const path = blobPath(image, hex)
+      const own = await (served ? fctx.artifacts.servedFile(repoKey, path) : fctx.artifacts.findFile(repoKey, path))
       if (own) return own
       return fctx.db.kysely
         .selectFrom('files')
@@ -252,9 +258,9 @@ const dockerRoutes =
         .executeTakeFirst()
     }
 
-    async function findBlob(repo: Repository, image: string, hex: string): Promise<FileRow | undefined> {
+    async function findBlob(repo: Repository, image: string, hex: string, served = false): Promise<FileRow | undefined> {
       for (const r of await readOrder(repo)) {
-        const found = await localBlob(r.key, image, hex)
+        const found = await localBlob(r.key, image, hex, served)
         if (found) return found
         if (r.rclass === 'remote' && !r.offline) {
           const fetched = await cacheBlob(r, image, hex)
@@ -519,7 +525,8 @@ const dockerRoutes =
     async function getBlob(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, digest: string) {
       await authorize(request, reply, 'read', repo, image)
       const hex = hexOf(digest)
-      const file = await findBlob(repo, image, hex)
+      // A HEAD asks whether to upload the blob: it reads the database, never the cache of served files.
+      const file = await findBlob(repo, image, hex, request.method === 'GET')
       if (!file) throw new OciError(404, 'BLOB_UNKNOWN', `Blob ${digest} is not in ${repo.key}/${image}`, { digest })
       reply.header('docker-content-digest', `sha256:${hex}`).header('etag', `"sha256:${hex}"`)
       if (request.headers.range) return fctx.artifacts.sendFile(request, reply, file, { count: false })
@@ -535,6 +542,9 @@ const dockerRoutes =
       // the client reached Trove at, where it would send its token along (see directUrl).
       const direct = await fctx.blobs.directUrl(hex, Number(file.size), request.hostname)
       if (direct) return reply.code(307).removeHeader('content-length').header('location', direct).send()
+      // A small blob (a config, a small layer) from memory as tarballs are, checked when it was read.
+      const small = await fctx.blobs.content(hex, Number(file.size))
+      if (small) return reply.send(small)
       // The content is hashed on its way out: a blob that changed breaks the connection rather than
       // reaching the client as if it were the digest asked for. 1 MB reads: a layer of a gigabyte
       // streams in far fewer, larger writes than the default 64 KB.
