@@ -533,3 +533,55 @@ describe('pypi quick creation', () => {
     }
   })
 })
+
+describe('pypi simple index kept per node', () => {
+  it('lists an upload and drops a deleted file at once, in the local repository and through a virtual one', async () => {
+    const t = await createTestApp()
+    try {
+      const admin = await signIn(t.fastify)
+      await createRepo(t.fastify, admin, 'pypi-local', { rclass: 'local', packageType: 'pypi' })
+      await createRepo(t.fastify, admin, 'pypi-virtual', { rclass: 'virtual', packageType: 'pypi', repositories: ['pypi-local'] })
+      const upload = async (version: string) => {
+        const sdist = await tarGz([
+          { name: `x-${version}/PKG-INFO`, content: `Metadata-Version: 2.1\nName: x\nVersion: ${version}\n` },
+        ])
+        const form = uploadForm({ ':action': 'file_upload', name: 'x', version }, `x-${version}.tar.gz`, sdist)
+        const res = await t.fastify.inject({
+          method: 'POST',
+          url: '/api/pypi/pypi-local/',
+          headers: { ...sessionHeaders(admin), 'content-type': form.contentType },
+          payload: form.payload,
+        })
+        expect(res.statusCode).toBe(200)
+      }
+      const listed = async (repo: string) => {
+        const page = await t.fastify.inject({
+          url: `/api/pypi/${repo}/simple/x/`,
+          headers: { ...sessionHeaders(admin), accept: 'application/vnd.pypi.simple.v1+json' },
+        })
+        expect(page.statusCode).toBe(200)
+        return page.json().versions
+      }
+      const projects = async () =>
+        (await t.fastify.inject({ url: '/api/pypi/pypi-local/simple/', headers: sessionHeaders(admin) })).body
+      expect(await projects()).not.toContain('>x<')
+      await upload('1.0')
+      expect(await projects()).toContain('>x<')
+      expect(await listed('pypi-local')).toEqual(['1.0'])
+      expect(await listed('pypi-virtual')).toEqual(['1.0'])
+      await upload('2.0')
+      expect(await listed('pypi-local')).toEqual(['1.0', '2.0'])
+      expect(await listed('pypi-virtual')).toEqual(['1.0', '2.0'])
+      const removed = await t.fastify.inject({
+        method: 'DELETE',
+        url: '/api/pypi/pypi-local/packages/x/2.0/x-2.0.tar.gz',
+        headers: sessionHeaders(admin),
+      })
+      expect(removed.statusCode).toBe(204)
+      expect(await listed('pypi-local')).toEqual(['1.0'])
+      expect(await listed('pypi-virtual')).toEqual(['1.0'])
+    } finally {
+      await t.close()
+    }
+  })
+})

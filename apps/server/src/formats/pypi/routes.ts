@@ -3,6 +3,7 @@ import Busboy from 'busboy'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { HttpError, reasonPhrase, serverFaultAsHttp } from '../../core/errors.js'
+import { AnswerCache } from '../../modules/packages/cache.js'
 import type { Repository } from '../../modules/repositories/service.js'
 import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
@@ -98,6 +99,9 @@ export const pypiRoutes =
   async (app) => {
     rawBodies(app)
     const pypi = new PypiRepository(fctx)
+    // The simple index is what pip asks most: its lists are kept 2 s per node, and dropped at once
+    // when any node records or deletes a version or a file (packages/cache.ts), as Go's and Cargo's.
+    const answers = new AnswerCache(2000, 5000)
 
     // twine shows the reason phrase of a failed upload: it carries the message, as PyPI's does.
     app.setErrorHandler((raw: FastifyError, request, reply) => {
@@ -188,13 +192,13 @@ export const pypiRoutes =
       reply.header('vary', 'Accept')
       const base = repoUrl(request, prefix, repo.key)
       if (project === undefined) {
-        const names = await pypi.projects(repo)
+        const names = await answers.get(`list\0${repo.key}`, () => pypi.projects(repo))
         if (form.form === 'json') return reply.type(form.contentType).send(JSON.stringify(projectListJson(names)))
         return reply.type(form.contentType).send(projectListHtml(names, `${base}/simple/`))
       }
       const normalized = normalizeName(project)
       if (normalized !== project) return reply.redirect(`${base}/simple/${encodeURIComponent(normalized)}/`, 301)
-      const files = await pypi.projectFiles(repo, normalized)
+      const files = await answers.get(`page\0${repo.key}\0${normalized}`, () => pypi.projectFiles(repo, normalized))
       if (!files) {
         const message = `Project ${normalized} not found in ${repo.key}`
         if (form.form === 'json')
