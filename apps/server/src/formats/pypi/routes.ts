@@ -101,7 +101,20 @@ export const pypiRoutes =
     const pypi = new PypiRepository(fctx)
     // The simple index is what pip asks most: its lists are kept 2 s per node, and dropped at once
     // when any node records or deletes a version or a file (packages/cache.ts), as Go's and Cargo's.
+    // Only where no remote answers: a remote's pages follow its own metadata retrieval period.
     const answers = new AnswerCache(2000, 5000)
+    const withoutRemotes = async (repo: Repository, seen = new Set<string>()): Promise<boolean> => {
+      if (repo.rclass === 'remote') return false
+      if (repo.rclass === 'local' || seen.has(repo.key)) return true
+      seen.add(repo.key)
+      for (const key of repo.members) {
+        const member = await fctx.repos.get(key)
+        if (member && !(await withoutRemotes(member, seen))) return false
+      }
+      return true
+    }
+    const kept = async <T>(repo: Repository, key: string, compute: () => Promise<T>): Promise<T> =>
+      (await withoutRemotes(repo)) ? answers.get(key, compute) : compute()
 
     // twine shows the reason phrase of a failed upload: it carries the message, as PyPI's does.
     app.setErrorHandler((raw: FastifyError, request, reply) => {
@@ -192,13 +205,13 @@ export const pypiRoutes =
       reply.header('vary', 'Accept')
       const base = repoUrl(request, prefix, repo.key)
       if (project === undefined) {
-        const names = await answers.get(`list\0${repo.key}`, () => pypi.projects(repo))
+        const names = await kept(repo, `list\0${repo.key}`, () => pypi.projects(repo))
         if (form.form === 'json') return reply.type(form.contentType).send(JSON.stringify(projectListJson(names)))
         return reply.type(form.contentType).send(projectListHtml(names, `${base}/simple/`))
       }
       const normalized = normalizeName(project)
       if (normalized !== project) return reply.redirect(`${base}/simple/${encodeURIComponent(normalized)}/`, 301)
-      const files = await answers.get(`page\0${repo.key}\0${normalized}`, () => pypi.projectFiles(repo, normalized))
+      const files = await kept(repo, `page\0${repo.key}\0${normalized}`, () => pypi.projectFiles(repo, normalized))
       if (!files) {
         const message = `Project ${normalized} not found in ${repo.key}`
         if (form.form === 'json')
