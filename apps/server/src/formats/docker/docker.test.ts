@@ -382,19 +382,27 @@ describe('docker/oci registry', () => {
     expect(fs.readdirSync(tmpDir).length).toBe(before - 2)
   })
 
-  it('fails the download of a blob whose file changed on disk rather than send other bytes as the digest', async () => {
-    const data = crypto.randomBytes(3 * 1024 * 1024)
+  /** Pushes `data` as a blob of `image` in one request; answers its digest and a function that flips one bit of its file on disk. */
+  const pushBlobOnDisk = async (image: string, data: Buffer) => {
     const hex = sha256(data)
-    const pushed = await http('POST', `/v2/docker-local/changed/blobs/uploads/?digest=sha256:${hex}`, data, {
+    const pushed = await http('POST', `/v2/docker-local/${image}/blobs/uploads/?digest=sha256:${hex}`, data, {
       'content-type': 'application/octet-stream',
     })
     expect(pushed.status).toBe(201)
+    const file = path.join(t.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex)
+    const flipBit = (at: number) => {
+      const flipped = Buffer.from(data)
+      flipped[at] = (flipped[at] ?? 0) ^ 1
+      fs.writeFileSync(file, flipped)
+    }
+    return { hex, file, flipBit }
+  }
+
+  it('fails the download of a blob whose file changed on disk rather than send other bytes as the digest', async () => {
+    const { hex, flipBit } = await pushBlobOnDisk('changed', crypto.randomBytes(3 * 1024 * 1024))
     const whole = await http('GET', `/v2/docker-local/changed/blobs/sha256:${hex}`)
     expect(sha256(Buffer.from(await whole.arrayBuffer()))).toBe(hex)
-    const file = path.join(t.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex)
-    const flipped = Buffer.from(data)
-    flipped[1_000_000] = (flipped[1_000_000] ?? 0) ^ 1
-    fs.writeFileSync(file, flipped)
+    flipBit(1_000_000)
     const res = await http('GET', `/v2/docker-local/changed/blobs/sha256:${hex}`)
     expect(res.status).toBe(200)
     await expect(res.arrayBuffer()).rejects.toThrow()
@@ -402,15 +410,8 @@ describe('docker/oci registry', () => {
 
   it('serves a small blob from memory once read and checked, and refuses one whose file changed on disk before it was read', async () => {
     const data = crypto.randomBytes(100 * 1024)
-    const hex = sha256(data)
-    const pushed = await http('POST', `/v2/docker-local/small/blobs/uploads/?digest=sha256:${hex}`, data, {
-      'content-type': 'application/octet-stream',
-    })
-    expect(pushed.status).toBe(201)
-    const file = path.join(t.dataDir, 'blobs', hex.slice(0, 2), hex.slice(2, 4), hex)
-    const flipped = Buffer.from(data)
-    flipped[50_000] = (flipped[50_000] ?? 0) ^ 1
-    fs.writeFileSync(file, flipped)
+    const { hex, file, flipBit } = await pushBlobOnDisk('small', data)
+    flipBit(50_000)
     const refused = await http('GET', `/v2/docker-local/small/blobs/sha256:${hex}`)
     expect(refused.status).toBe(500)
     fs.writeFileSync(file, data)
