@@ -41,6 +41,18 @@ function uploadForm(fields: Record<string, string | string[]>, filename: string,
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
+/** Uploads an sdist of project `x` at `version` into `repo` as twine's form, signed in as `session`; answers the response. */
+async function uploadSdist(t: TestApp, session: Session, repo: string, version: string) {
+  const sdist = await tarGz([{ name: `x-${version}/PKG-INFO`, content: `Metadata-Version: 2.1\nName: x\nVersion: ${version}\n` }])
+  const form = uploadForm({ ':action': 'file_upload', name: 'x', version }, `x-${version}.tar.gz`, sdist)
+  return t.fastify.inject({
+    method: 'POST',
+    url: `/api/pypi/${repo}/`,
+    headers: { ...sessionHeaders(session), 'content-type': form.contentType },
+    payload: form.payload,
+  })
+}
+
 async function tarGz(entries: { name: string; content?: string; type?: 'file' | 'symlink'; linkname?: string }[]) {
   const pack = tar.pack()
   for (const e of entries) {
@@ -517,14 +529,7 @@ describe('pypi quick creation', () => {
       })
       expect(res.statusCode).toBe(200)
       expect(res.json().created).toEqual(['pypi-local', 'pypi-remote', 'pypi-virtual'])
-      const sdist = await tarGz([{ name: 'x-1.0/PKG-INFO', content: 'Metadata-Version: 2.1\nName: x\nVersion: 1.0\n' }])
-      const form = uploadForm({ ':action': 'file_upload', name: 'x', version: '1.0' }, 'x-1.0.tar.gz', sdist)
-      const upload = await t.fastify.inject({
-        method: 'POST',
-        url: '/api/pypi/pypi-virtual/',
-        headers: { ...sessionHeaders(admin), 'content-type': form.contentType },
-        payload: form.payload,
-      })
+      const upload = await uploadSdist(t, admin, 'pypi-virtual', '1.0')
       expect(upload.statusCode).toBe(200)
       const file = await t.app.db.kysely.selectFrom('files').select(['repo_key', 'path']).executeTakeFirstOrThrow()
       expect(file).toEqual({ repo_key: 'pypi-local', path: 'x/1.0/x-1.0.tar.gz' })
@@ -541,19 +546,7 @@ describe('pypi simple index kept per node', () => {
       const admin = await signIn(t.fastify)
       await createRepo(t.fastify, admin, 'pypi-local', { rclass: 'local', packageType: 'pypi' })
       await createRepo(t.fastify, admin, 'pypi-virtual', { rclass: 'virtual', packageType: 'pypi', repositories: ['pypi-local'] })
-      const upload = async (version: string) => {
-        const sdist = await tarGz([
-          { name: `x-${version}/PKG-INFO`, content: `Metadata-Version: 2.1\nName: x\nVersion: ${version}\n` },
-        ])
-        const form = uploadForm({ ':action': 'file_upload', name: 'x', version }, `x-${version}.tar.gz`, sdist)
-        const res = await t.fastify.inject({
-          method: 'POST',
-          url: '/api/pypi/pypi-local/',
-          headers: { ...sessionHeaders(admin), 'content-type': form.contentType },
-          payload: form.payload,
-        })
-        expect(res.statusCode).toBe(200)
-      }
+      const upload = async (version: string) => expect((await uploadSdist(t, admin, 'pypi-local', version)).statusCode).toBe(200)
       const listed = async (repo: string) => {
         const page = await t.fastify.inject({
           url: `/api/pypi/${repo}/simple/x/`,
