@@ -3,7 +3,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { run, skopeo, writeFiles } from '../test/clients.js'
+import { run, skopeoPull, skopeoPush, writeFiles } from '../test/clients.js'
 import { eventually, freePort } from '../test/cluster.js'
 import { ADMIN_PASSWORD, ServerProcess, sha256 } from '../test/crash.js'
 import { writeOciImage } from '../test/ociImage.js'
@@ -260,25 +260,11 @@ describe.skipIf(!PG || !HAPROXY)('three nodes on PostgreSQL and S3 behind haprox
     // skopeo through the load balancer: its token from one node, each request on the next.
     const image = writeOciImage(work, { content: `three nodes ${Date.now()}\n`, tag: '1.0' })
     const where = `docker://${lb.replace('http://', '')}/docker-local/hello:1.0`
-    const pushed = await skopeo(work, [
-      'copy',
-      '--dest-creds',
-      `admin:${ADMIN_PASSWORD}`,
-      '--dest-tls-verify=false',
-      `oci:${image.layout}:1.0`,
-      where,
-    ])
+    const pushed = await skopeoPush(work, image.layout, where, `admin:${ADMIN_PASSWORD}`)
     expect(pushed.stderr).toBe('')
     expect(pushed.code).toBe(0)
     const back = path.join(work, 'back')
-    const pulled = await skopeo(work, [
-      'copy',
-      '--src-creds',
-      `admin:${ADMIN_PASSWORD}`,
-      '--src-tls-verify=false',
-      where,
-      `oci:${back}:1.0`,
-    ])
+    const pulled = await skopeoPull(work, where, back, `admin:${ADMIN_PASSWORD}`)
     expect(pulled.stderr).toBe('')
     expect(pulled.code).toBe(0)
     expect(fs.readFileSync(path.join(back, 'blobs', 'sha256', sha256(image.layer)))).toEqual(image.layer)

@@ -129,3 +129,11 @@ export const skopeo = (work: string, args: string[]) =>
     cwd: work,
     env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
   })
+
+/** skopeo copies `oci:<layout>:<tag>` to `ref` (`docker://<host>/<repo>/<image>:<tag>`) over plain HTTP with Basic `creds`. */
+export const skopeoPush = (work: string, layout: string, ref: string, creds: string, tag = '1.0') =>
+  skopeo(work, ['copy', '--dest-creds', creds, '--dest-tls-verify=false', `oci:${layout}:${tag}`, ref])
+
+/** skopeo copies `ref` into the OCI layout `into` under `tag`, over plain HTTP with Basic `creds`. */
+export const skopeoPull = (work: string, ref: string, into: string, creds: string, tag = '1.0') =>
+  skopeo(work, ['copy', '--src-creds', creds, '--src-tls-verify=false', ref, `oci:${into}:${tag}`])

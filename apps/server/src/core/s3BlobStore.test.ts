@@ -4,7 +4,7 @@ import path from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, skopeo } from '../../test/clients.js'
+import { accessToken, createRepo, listen, skopeoPull, skopeoPush } from '../../test/clients.js'
 import { writeOciImage } from '../../test/ociImage.js'
 import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../test/s3.js'
 import { ADMIN_PASSWORD, createTestApp, signIn, type TestApp, tempDir } from '../../test/testApp.js'
@@ -136,25 +136,21 @@ describe('blobs in an S3-compatible bucket', () => {
       // Random text gzips to about three quarters: a layer over the 30 MB of TROVE_S3_PRESIGN_ABOVE.
       const image = writeOciImage(work, { content: crypto.randomBytes(32 * 1024 * 1024).toString('base64'), tag: '1.0' })
       expect(image.layer.length).toBeGreaterThan(30 * 1024 * 1024)
-      const pushed = await skopeo(work, [
-        'copy',
-        '--dest-creds',
-        `admin:${ADMIN_PASSWORD}`,
-        '--dest-tls-verify=false',
-        `oci:${image.layout}:1.0`,
+      const pushed = await skopeoPush(
+        work,
+        image.layout,
         `docker://${base.replace('http://', '')}/docker-local/large:1.0`,
-      ])
+        `admin:${ADMIN_PASSWORD}`,
+      )
       expect(pushed.code).toBe(0)
       // A clean pull of the image from Trove reached at `host`: the layer arrives whole.
       const pullsWhole = async (host: string, into: string) => {
-        const pulled = await skopeo(work, [
-          'copy',
-          '--src-creds',
-          `admin:${ADMIN_PASSWORD}`,
-          '--src-tls-verify=false',
+        const pulled = await skopeoPull(
+          work,
           `docker://${host}/docker-local/large:1.0`,
-          `oci:${path.join(work, into)}:1.0`,
-        ])
+          path.join(work, into),
+          `admin:${ADMIN_PASSWORD}`,
+        )
         expect(pulled.stderr).toBe('')
         expect(pulled.code).toBe(0)
         expect(sha256(fs.readFileSync(path.join(work, into, 'blobs', 'sha256', sha256(image.layer))))).toBe(sha256(image.layer))

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, skopeo } from '../../../test/clients.js'
+import { accessToken, createRepo, listen, skopeoPull, skopeoPush } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import { bucketKeys, s3Client, s3Env, startS3, stopS3 } from '../../../test/s3.js'
 import { ADMIN_PASSWORD, createTestApp, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
@@ -392,27 +392,23 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
 
   it('skopeo pushes an image into one node and pulls it back from the other', async () => {
     const image = writeOciImage(work, { content: `hello from a bucket ${Date.now()}\n`, tag: '1.0' })
-    const pushed = await skopeo(work, [
-      'copy',
-      '--dest-creds',
-      `admin:${ADMIN_PASSWORD}`,
-      '--dest-tls-verify=false',
-      `oci:${image.layout}:1.0`,
+    const pushed = await skopeoPush(
+      work,
+      image.layout,
       `docker://${base.a.replace('http://', '')}/docker-local/hello:1.0`,
-    ])
+      `admin:${ADMIN_PASSWORD}`,
+    )
     expect(pushed.stderr).toBe('')
     expect(pushed.code).toBe(0)
     expect(await tmpKeys()).toEqual([])
 
     const back = path.join(work, 'back')
-    const pulled = await skopeo(work, [
-      'copy',
-      '--src-creds',
-      `admin:${ADMIN_PASSWORD}`,
-      '--src-tls-verify=false',
+    const pulled = await skopeoPull(
+      work,
       `docker://${base.b.replace('http://', '')}/docker-local/hello:1.0`,
-      `oci:${back}:1.0`,
-    ])
+      back,
+      `admin:${ADMIN_PASSWORD}`,
+    )
     expect(pulled.stderr).toBe('')
     expect(pulled.code).toBe(0)
     expect(fs.readFileSync(path.join(back, 'blobs', 'sha256', sha256(image.layer)))).toEqual(image.layer)
