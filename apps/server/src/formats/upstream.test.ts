@@ -60,6 +60,17 @@ describe('documents of a remote repository’s upstream', () => {
       url: `${upstream.url}/pypi/simple`,
       ...cache,
     })
+    for (const [type, url] of [
+      ['go', `${upstream.url}/go`],
+      ['cargo', `${upstream.url}/cargo/index`],
+    ]) {
+      await createRepo(t.fastify, admin, `${type}-remote`, { rclass: 'remote', packageType: type, url, ...cache })
+      await createRepo(t.fastify, admin, `${type}-virtual`, {
+        rclass: 'virtual',
+        packageType: type,
+        repositories: [`${type}-remote`],
+      })
+    }
     await createRepo(t.fastify, admin, 'npm-remote', {
       rclass: 'remote',
       packageType: 'npm',
@@ -159,5 +170,27 @@ describe('documents of a remote repository’s upstream', () => {
     expect(res.statusCode).toBe(200)
     expect(res.json().versions['1.3.0'].dist.tarball).toMatch(/\/api\/npm\/npm-remote\/left-pad\/-\/left-pad-1\.3\.0\.tgz$/)
     expect(upstream.hits.get('/npm/left-pad')).toBe(1)
+  })
+
+  it('answers Go’s and Cargo’s index from the upstream each time when the retrieval period is 0, through a virtual too', async () => {
+    const crate = (vers: string) =>
+      JSON.stringify({ name: 'fresh', vers, deps: [], cksum: 'a'.repeat(64), features: {}, yanked: false })
+    upstream.answers.set('/go/example.com/fresh/@v/list', { status: 200, body: 'v1.0.0\n' })
+    upstream.answers.set('/cargo/index/fr/es/fresh', { status: 200, body: `${crate('1.0.0')}\n` })
+    for (const repo of ['go-remote', 'go-virtual']) {
+      expect((await get(`/api/go/${repo}/example.com/fresh/@v/list`)).body).toBe('v1.0.0\n')
+    }
+    for (const repo of ['cargo-remote', 'cargo-virtual']) {
+      expect((await get(`/api/cargo/${repo}/index/fr/es/fresh`)).body).toContain('"vers":"1.0.0"')
+    }
+    // A new version upstream, within the 2 s a local repository's answers are kept.
+    upstream.answers.set('/go/example.com/fresh/@v/list', { status: 200, body: 'v1.0.0\nv1.1.0\n' })
+    upstream.answers.set('/cargo/index/fr/es/fresh', { status: 200, body: `${crate('1.0.0')}\n${crate('1.1.0')}\n` })
+    for (const repo of ['go-remote', 'go-virtual']) {
+      expect((await get(`/api/go/${repo}/example.com/fresh/@v/list`)).body).toBe('v1.0.0\nv1.1.0\n')
+    }
+    for (const repo of ['cargo-remote', 'cargo-virtual']) {
+      expect((await get(`/api/cargo/${repo}/index/fr/es/fresh`)).body).toContain('"vers":"1.1.0"')
+    }
   })
 })

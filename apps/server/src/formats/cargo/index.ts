@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, storageFullAsHttp } from '../../core/errors.js'
-import { AnswerCache } from '../../modules/packages/cache.js'
 import { TOKEN_PATTERN } from '../../modules/tokens/repo.js'
+import { IndexAnswers } from '../answers.js'
 import { authorize, deployTarget, sendListingOr404 } from '../files.js'
 import { rawBodies, readBody, repositoryOf } from '../http.js'
 import type { Format, FormatContext, PathHandler } from '../types.js'
@@ -28,9 +28,8 @@ const cargoRoutes =
   async (app) => {
     rawBodies(app)
     const cargo = new CargoRepository(fctx)
-    // Index files are what Cargo asks most: answers are kept 2 s per node, dropped at once when this
-    // node records, yanks or deletes a version (packages/cache.ts).
-    const answers = new AnswerCache(2000, 5000)
+    // Index files are what Cargo asks most (answers.ts; a yank counts as a change).
+    const answers = new IndexAnswers(fctx.repos)
 
     // Cargo sends its token as the whole Authorization header, without a scheme. Only here is such a
     // header read as a token: it becomes the Bearer token every other route knows.
@@ -76,7 +75,7 @@ const cargoRoutes =
         const path = (request.params as { '*': string })['*']
         const name = crateOfIndexPath(path)
         if (!name) throw new HttpError(404, `${path} is not an index file of ${repo.key}`)
-        const text = await answers.get(`${repo.key}\0${name}`, async () => {
+        const text = await answers.get(repo, name, async () => {
           const lines = await cargo.indexLines(repo, name)
           return lines === undefined || lines.length === 0 ? null : `${lines.join('\n')}\n`
         })

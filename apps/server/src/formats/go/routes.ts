@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, storageFullAsHttp } from '../../core/errors.js'
-import { AnswerCache } from '../../modules/packages/cache.js'
 import type { Repository } from '../../modules/repositories/service.js'
+import { IndexAnswers } from '../answers.js'
 import { declaredChecksums, deployTarget } from '../files.js'
 import { authorize, rawBodies, readBody, repositoryOf } from '../http.js'
 import type { FormatContext } from '../types.js'
@@ -51,9 +51,8 @@ export const goRoutes =
   async (app) => {
     rawBodies(app)
     const go = new GoRepository(fctx)
-    // `@v/list` and `@latest` are what go asks most: answers are kept 2 s per node, and dropped at
-    // once when this node records or deletes a version (packages/cache.ts).
-    const answers = new AnswerCache(2000, 5000)
+    // `@v/list` and `@latest` are what go asks most (answers.ts).
+    const answers = new IndexAnswers(fctx.repos)
 
     // The go command prints a failed answer's text/plain body ("server response: …"): reads get
     // the message as plain text; uploads and deletions (curl, scripts) the JSON error shape.
@@ -78,7 +77,7 @@ export const goRoutes =
       // A 404 (not a 400): the go command then tries the next proxy or a shorter path.
       if (problem) throw new HttpError(404, `not found: malformed module path ${JSON.stringify(req.module)}: ${problem}`)
       if (req.kind === 'list') {
-        const list = await answers.get(`list\0${repo.key}\0${req.module}`, async () => {
+        const list = await answers.get(repo, `list\0${req.module}`, async () => {
           const versions = (await go.versions(repo, req.module)).filter((v) => parseGoVersion(v)).sort(compareGoVersions)
           return versions.length === 0 ? null : `${versions.join('\n')}\n`
         })
@@ -86,7 +85,7 @@ export const goRoutes =
         return reply.type('text/plain; charset=utf-8').send(list)
       }
       if (req.kind === 'latest') {
-        const info = await answers.get(`latest\0${repo.key}\0${req.module}`, () => go.latest(repo, req.module))
+        const info = await answers.get(repo, `latest\0${req.module}`, () => go.latest(repo, req.module))
         if (!info) throw notFound(`${req.module}@latest`, repo)
         return reply.type('application/json').send(info)
       }

@@ -3,8 +3,8 @@ import Busboy from 'busboy'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { HttpError, reasonPhrase, serverFaultAsHttp } from '../../core/errors.js'
-import { AnswerCache } from '../../modules/packages/cache.js'
 import type { Repository } from '../../modules/repositories/service.js'
+import { IndexAnswers } from '../answers.js'
 import { deployTarget } from '../files.js'
 import { authorize, rawBodies, repositoryOf } from '../http.js'
 import type { FormatContext } from '../types.js'
@@ -99,22 +99,8 @@ export const pypiRoutes =
   async (app) => {
     rawBodies(app)
     const pypi = new PypiRepository(fctx)
-    // The simple index is what pip asks most: its lists are kept 2 s per node, and dropped at once
-    // when any node records or deletes a version or a file (packages/cache.ts), as Go's and Cargo's.
-    // Only where no remote answers: a remote's pages follow its own metadata retrieval period.
-    const answers = new AnswerCache(2000, 5000)
-    const withoutRemotes = async (repo: Repository, seen = new Set<string>()): Promise<boolean> => {
-      if (repo.rclass === 'remote') return false
-      if (repo.rclass === 'local' || seen.has(repo.key)) return true
-      seen.add(repo.key)
-      for (const key of repo.members) {
-        const member = await fctx.repos.get(key)
-        if (member && !(await withoutRemotes(member, seen))) return false
-      }
-      return true
-    }
-    const kept = async <T>(repo: Repository, key: string, compute: () => Promise<T>): Promise<T> =>
-      (await withoutRemotes(repo)) ? answers.get(key, compute) : compute()
+    // The simple index is what pip asks most (answers.ts).
+    const answers = new IndexAnswers(fctx.repos)
 
     // twine shows the reason phrase of a failed upload: it carries the message, as PyPI's does.
     app.setErrorHandler((raw: FastifyError, request, reply) => {
@@ -205,13 +191,13 @@ export const pypiRoutes =
       reply.header('vary', 'Accept')
       const base = repoUrl(request, prefix, repo.key)
       if (project === undefined) {
-        const names = await kept(repo, `list\0${repo.key}`, () => pypi.projects(repo))
+        const names = await answers.get(repo, 'list', () => pypi.projects(repo))
         if (form.form === 'json') return reply.type(form.contentType).send(JSON.stringify(projectListJson(names)))
         return reply.type(form.contentType).send(projectListHtml(names, `${base}/simple/`))
       }
       const normalized = normalizeName(project)
       if (normalized !== project) return reply.redirect(`${base}/simple/${encodeURIComponent(normalized)}/`, 301)
-      const files = await kept(repo, `page\0${repo.key}\0${normalized}`, () => pypi.projectFiles(repo, normalized))
+      const files = await answers.get(repo, `page\0${normalized}`, () => pypi.projectFiles(repo, normalized))
       if (!files) {
         const message = `Project ${normalized} not found in ${repo.key}`
         if (form.form === 'json')
