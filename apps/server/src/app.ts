@@ -56,7 +56,7 @@ import { type ClusterIdentity, clusterIdentity, NODE_SIGNATURE_HEADER, verifyNod
 import { doctorRoutes } from './modules/operations/doctorRoutes.js'
 import { operationsRoutes } from './modules/operations/routes.js'
 import { Operations } from './modules/operations/service.js'
-import { packagesChanged } from './modules/packages/cache.js'
+import { packagesChanged, packagesChangedBy } from './modules/packages/cache.js'
 import { packagesRoutes } from './modules/packages/routes.js'
 import { ArtifactService } from './modules/repositories/artifacts.js'
 import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
@@ -340,7 +340,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!fromSibling) return
     if (touches(tables, SIBLING_DROPS.repositories)) repos.forgetAll()
     if (touches(tables, SIBLING_DROPS.access)) authz.invalidate()
-    if (touches(tables, SIBLING_DROPS.packages)) packagesChanged()
+    packagesChangedBy(tables, SIBLING_DROPS.packages)
   })
   const fctx: FormatContext = {
     ...ctx,

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createRepo, npmPublishBody } from '../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
@@ -113,14 +113,53 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
     expect(await versionsOnTwo()).toEqual(['1.0.0', '1.1.0'])
   })
 
+  it('a deploy on node one drops node two’s served files of that repository alone', async () => {
+    const made = await one.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: sessionHeaders(admin),
+      payload: { expiresIn: 600 },
+    })
+    const bearer = { authorization: `Bearer ${made.json().access_token}` }
+    for (const key of ['gen-x', 'gen-y']) await createRepo(one.fastify, admin, key, { rclass: 'local', packageType: 'generic' })
+    const deploy = async (url: string) => {
+      const heard = heardOnTwo(['files'])
+      const res = await one.fastify.inject({ method: 'PUT', url, headers: bearer, payload: url })
+      expect(res.statusCode, res.body).toBe(201)
+      return heard
+    }
+    const onTwo = () => two.fastify.inject({ url: '/artifactory/gen-x/a.txt', headers: bearer }).then((r) => r.statusCode)
+    await deploy('/artifactory/gen-x/a.txt')
+    // The clock stands still: node two's cache (2 s) cannot expire while the test looks at it.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const superuser = new pg.Client({ connectionString: one.config.databaseUrl })
+    await superuser.connect()
+    try {
+      expect(await onTwo()).toBe(200) // now cached on node two
+      // Gone from the database behind every node's back: node two answers from its cache.
+      await superuser.query(`DELETE FROM files WHERE repo_key = 'gen-x' AND path = 'a.txt'`)
+      expect(await onTwo()).toBe(200)
+      // A deploy to another repository leaves it; one to the same repository drops it.
+      expect([...(await deploy('/artifactory/gen-y/b.txt'))]).toContain('files@gen-y')
+      expect(await onTwo()).toBe(200)
+      expect([...(await deploy('/artifactory/gen-x/c.txt'))]).toContain('files@gen-x')
+      expect(await onTwo()).toBe(404)
+    } finally {
+      vi.useRealTimers()
+      await superuser.end()
+    }
+  })
+
   it('node two listens again by itself after its listening connection is cut, and drops everything it may have missed', async () => {
     const superuser = new pg.Client({ connectionString: one.config.databaseUrl })
     await superuser.connect()
     try {
       const missed = heardOnTwo(['*'])
-      // Ends both nodes' listening connections (a failover, an administrator).
+      // Ends both nodes' listening connections (a failover, an administrator); those of other
+      // tests' databases on the same server are left alone.
       const cut = await superuser.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN trove_writes' AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE query = 'LISTEN trove_writes' AND datname = current_database() AND pid <> pg_backend_pid()`,
       )
       expect(cut.rowCount).toBe(2)
       await missed

@@ -31,6 +31,14 @@ const BOOKKEEPING: Record<string, string[]> = {
   blobs: ['touched_at'],
 }
 
+/** Tables whose rows belong to one repository: their writes tell which (core/dbWrites.ts, changedScope). */
+const BY_REPOSITORY: Record<string, string> = {
+  files: 'repo_key',
+  package_versions: 'repo_key',
+  dist_tags: 'repo_key',
+  remote_cache: 'repo_key',
+}
+
 /** Prepared statements kept per SQL text (Kysely prepares each query anew; preparing costs more than running a lookup). */
 const STATEMENT_CACHE_LIMIT = 1000
 
@@ -71,7 +79,7 @@ export async function openDb(
     // the pool and reported; the next query opens a new one. Unhandled, it would end the process.
     pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
-    const writes = new WriteWatch(BOOKKEEPING)
+    const writes = new WriteWatch(BOOKKEEPING, BY_REPOSITORY)
     // A connection the server ends while it is checked out (a transaction awaiting a file write,
     // say) emits 'error' on the client, to which the pool listens only while it is idle: unhandled,
     // it ended the process. Reported; the query that uses it fails, and the pool drops it.
@@ -138,7 +146,7 @@ export async function openDb(
   database.pragma('foreign_keys = ON')
   database.pragma('busy_timeout = 5000')
   cachePreparedStatements(database)
-  const writes = new WriteWatch(BOOKKEEPING)
+  const writes = new WriteWatch(BOOKKEEPING, BY_REPOSITORY)
   // A transaction takes the write lock when it begins: with several processes on the file (worker
   // processes, nodes), a deferred one that read first could not upgrade once another had written
   // (SQLITE_BUSY at once, the busy timeout does not apply); an immediate one waits its turn.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../test/testApp.js'
-import { WriteWatch } from './dbWrites.js'
+import { accessToken, createRepo } from '../../test/clients.js'
+import { createTestApp, signIn, type TestApp } from '../../test/testApp.js'
+import { changedScope, repositoriesChanged, WriteWatch } from './dbWrites.js'
 
 /** The committed-write reports in-memory caches rely on, on the real database (SQLite or PostgreSQL). */
 describe('committed writes, by table', () => {
@@ -71,6 +72,107 @@ describe('committed writes, by table', () => {
     expect(seen).toEqual([])
     await db().updateTable('tokens').set({ last_used_at: Date.now(), expires_at: 0 }).where('id', '=', 'none').execute()
     expect(seen).toEqual([['tokens']])
+  })
+})
+
+/** Writes to a repository's rows name the repository, so that caches drop only its entries. */
+describe('committed writes, by repository', () => {
+  let t: TestApp
+  const seen: string[][] = []
+  let stop: () => void
+
+  beforeAll(async () => {
+    t = await createTestApp()
+    stop = t.app.db.writes.on((tables) => {
+      const mine = [...tables].filter((name) => name.startsWith('files')).sort()
+      if (mine.length > 0) seen.push(mine)
+    })
+  })
+  afterAll(async () => {
+    stop()
+    await t.close()
+  })
+
+  const db = () => t.app.db.kysely
+  const row = (repo_key: string, path: string) => ({
+    repo_key,
+    path,
+    name: path,
+    size: 1,
+    md5: 'm',
+    sha1: 's',
+    sha256: 'x'.repeat(64),
+    mime_type: 'text/plain',
+    created_at: Date.now(),
+    modified_at: Date.now(),
+  })
+
+  it('names the repositories an insert gives, and those an update’s or a deletion’s WHERE requires', () => {
+    const told = (query: { compile(): { query: Parameters<TestApp['app']['db']['writes']['tablesWritten']>[0] } }) =>
+      [...(t.app.db.writes.tablesWritten(query.compile().query) ?? [])].sort()
+    expect(
+      told(
+        db()
+          .insertInto('files')
+          .values([row('scope-a', 'one.txt'), row('scope-b', 'two.txt')]),
+      ),
+    ).toEqual(['files', 'files@scope-a', 'files@scope-b'])
+    expect(
+      told(db().updateTable('files').set({ mime_type: 'x' }).where('repo_key', '=', 'scope-a').where('path', '=', 'one.txt')),
+    ).toEqual(['files', 'files@scope-a'])
+    expect(
+      told(
+        db()
+          .deleteFrom('files')
+          .where((eb) => eb.and([eb('path', 'like', '%.txt'), eb('repo_key', 'in', ['scope-a', 'scope-b'])])),
+      ),
+    ).toEqual(['files', 'files@scope-a', 'files@scope-b'])
+    // Bookkeeping alone is still not told; other tables are told by name only.
+    expect(told(db().updateTable('files').set({ download_count: 2 }).where('repo_key', '=', 'scope-a'))).toEqual([])
+    expect(told(db().deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings'])
+  })
+
+  it('says "any repository" where the statement does not tell, or moves rows to another', async () => {
+    seen.length = 0
+    await db().updateTable('files').set({ mime_type: 'x' }).where('id', '=', -1).execute()
+    await db()
+      .deleteFrom('files')
+      .where((eb) => eb.or([eb('repo_key', '=', 'scope-a'), eb('id', '=', -1)]))
+      .execute()
+    await db().updateTable('files').set({ repo_key: 'scope-c' }).where('repo_key', '=', 'scope-a').execute()
+    expect(seen).toEqual([
+      ['files', 'files@*'],
+      ['files', 'files@*'],
+      ['files', 'files@*'],
+    ])
+  })
+
+  it('names the repository a generic deploy and a deletion through the API write to', async () => {
+    const admin = await signIn(t.fastify)
+    const token = await accessToken(t.fastify, admin)
+    await createRepo(t.fastify, admin, 'scoped-generic', { rclass: 'local', packageType: 'generic' })
+    seen.length = 0
+    const headers = { authorization: `Bearer ${token}` }
+    const put = await t.fastify.inject({ method: 'PUT', url: '/artifactory/scoped-generic/a/b.bin', headers, payload: 'bytes' })
+    expect(put.statusCode, put.body).toBe(201)
+    const del = await t.fastify.inject({ method: 'DELETE', url: '/artifactory/scoped-generic/a/b.bin', headers })
+    expect(del.statusCode, del.body).toBe(204)
+    expect(seen.length).toBeGreaterThan(0)
+    expect(new Set(seen.flat())).toEqual(new Set(['files', 'files@scoped-generic']))
+  })
+
+  it('reads a report’s scope: named, all, or unchanged', () => {
+    expect(changedScope(new Set(['files', 'files@a', 'files@b']), 'files')).toEqual(new Set(['a', 'b']))
+    expect(changedScope(new Set(['files', 'files@a', 'files@*']), 'files')).toBe('all')
+    // From a node that does not name repositories.
+    expect(changedScope(new Set(['files']), 'files')).toBe('all')
+    expect(changedScope(new Set(['*']), 'files')).toBe('all')
+    expect(changedScope(new Set(['blobs']), 'files')).toBeUndefined()
+    expect(repositoriesChanged(new Set(['files', 'files@a', 'dist_tags', 'dist_tags@b']), ['files', 'dist_tags'])).toEqual(
+      new Set(['a', 'b']),
+    )
+    expect(repositoriesChanged(new Set(['files', 'files@a', 'packages']), ['files', 'packages'])).toBe('all')
+    expect(repositoriesChanged(new Set(['blobs']), ['files', 'packages'])).toBeUndefined()
   })
 })
 

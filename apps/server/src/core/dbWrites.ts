@@ -17,6 +17,44 @@ export type WriteListener = (tables: ChangedTables, fromSibling: boolean) => voi
 const ANY: ChangedTables = new Set(['*'])
 
 /**
+ * Which rows of `table` a set of changed tables says changed: `'all'`, or the values of its scope
+ * column (the repositories whose files changed, say), or undefined when the table did not change.
+ * A write to a scoped table is reported by the table's name and `<table>@<value>` for each value
+ * its statement names, or `<table>@*` when it names none (WriteWatch: `scoped`); a report without
+ * any of these (from a node that does not scope) counts as all.
+ */
+export function changedScope(tables: ChangedTables, table: string): 'all' | ReadonlySet<string> | undefined {
+  if (tables.has('*')) return 'all'
+  if (!tables.has(table)) return undefined
+  const prefix = `${table}@`
+  const values = new Set<string>()
+  for (const name of tables) {
+    if (!name.startsWith(prefix)) continue
+    const value = name.slice(prefix.length)
+    if (value === '*') return 'all'
+    values.add(value)
+  }
+  return values.size > 0 ? values : 'all'
+}
+
+/**
+ * The repositories whose rows of `tables` the changed tables say changed: `'all'` when one of
+ * them changed without a scope (or is not scoped at all), undefined when none changed.
+ */
+export function repositoriesChanged(changed: ChangedTables, tables: readonly string[]): 'all' | ReadonlySet<string> | undefined {
+  const keys = new Set<string>()
+  let any = false
+  for (const table of tables) {
+    const scope = changedScope(changed, table)
+    if (scope === 'all') return 'all'
+    if (!scope) continue
+    any = true
+    for (const key of scope) keys.add(key)
+  }
+  return any ? keys : undefined
+}
+
+/**
  * Tells in-memory caches which tables changed, once the change is committed: after the statement
  * for a write outside a transaction, after COMMIT for writes inside one (a rolled-back transaction
  * tells nothing). Every write of this process goes through the database wrapper, so a cache that
@@ -30,7 +68,16 @@ export class WriteWatch {
   /** Tell other processes: the node's other worker processes (core/workers.ts), the other nodes (core/clusterWrites.ts). */
   private readonly relays = new Set<(tables: ChangedTables) => void>()
 
-  constructor(private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {}) {}
+  /**
+   * `bookkeeping`: per table, the columns whose updates alone are not reported. `scoped`: per table,
+   * the column whose values a write's report names (see changedScope), from the values an insert
+   * gives it and the `column = value` (or `in`) conditions an update's or a deletion's WHERE
+   * requires.
+   */
+  constructor(
+    private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {},
+    private readonly scoped: Readonly<Record<string, string>> = {},
+  ) {}
 
   /** Calls `listener` after each committed write; returns the function that stops it. */
   on(listener: WriteListener): () => void {
@@ -57,31 +104,103 @@ export class WriteWatch {
     for (const listener of this.listeners) listener(tables, true)
   }
 
-  /** The tables a statement writes, or undefined for a read. */
+  /** The tables a statement writes (with their scopes, see changedScope), or undefined for a read. */
   tablesWritten(node: OperationNode): Set<string> | undefined {
     const n = node as OperationNode & Record<string, unknown>
     switch (node.kind) {
       case 'SelectQueryNode':
         return undefined
       case 'InsertQueryNode':
-      case 'MergeQueryNode':
-        return new Set([tableName(n.into as OperationNode)])
+      case 'MergeQueryNode': {
+        const table = tableName(n.into as OperationNode)
+        return this.withScope(table, () => insertedValues(n, this.scoped[table] as string))
+      }
       case 'DeleteQueryNode': {
         const froms = ((n.from as { froms?: OperationNode[] } | undefined)?.froms ?? []).map(tableName)
-        return new Set(froms.length > 0 ? froms : ['*'])
+        if (froms.length !== 1) return new Set(froms.length > 0 ? froms : ['*'])
+        const table = froms[0] as string
+        return this.withScope(table, () =>
+          requiredValues(n.where as OperationNode | undefined, this.scoped[table] as string, table),
+        )
       }
       case 'UpdateQueryNode': {
         const table = tableName(n.table as OperationNode | undefined)
         const ignored = this.bookkeeping[table]
         const updates = (n.updates ?? []) as { column: OperationNode }[]
         if (ignored && updates.length > 0 && updates.every((u) => ignored.includes(columnName(u.column)))) return new Set()
-        return new Set([table])
+        const column = this.scoped[table]
+        // An update that moves rows to another scope is not told by its WHERE alone.
+        if (column && updates.some((u) => columnName(u.column) === column)) return new Set([table, `${table}@*`])
+        return this.withScope(table, () => requiredValues(n.where as OperationNode | undefined, column as string, table))
       }
       default:
         // Schema changes, raw SQL: assume anything changed.
         return new Set(ANY)
     }
   }
+
+  private withScope(table: string, values: () => Set<string> | undefined): Set<string> {
+    if (!this.scoped[table]) return new Set([table])
+    const found = values()
+    // A value that would not survive a notification's comma-separated list counts as unnamed.
+    if (!found || found.size === 0 || [...found].some((v) => /[\s,@]/.test(v))) return new Set([table, `${table}@*`])
+    return new Set([table, ...[...found].map((v) => `${table}@${v}`)])
+  }
+}
+
+/** The values an insert gives `column`, or undefined when it does not say (INSERT … SELECT, expressions). */
+function insertedValues(n: Record<string, unknown>, column: string): Set<string> | undefined {
+  const columns = ((n.columns ?? []) as OperationNode[]).map(columnName)
+  const index = columns.indexOf(column)
+  const values = n.values as (OperationNode & { values?: unknown[] }) | undefined
+  if (index < 0 || values?.kind !== 'ValuesNode') return undefined
+  const found = new Set<string>()
+  for (const row of (values.values ?? []) as (OperationNode & { values: unknown[] })[]) {
+    const value = row.kind === 'PrimitiveValueListNode' ? row.values[index] : literal(row.values[index] as OperationNode)
+    if (typeof value !== 'string') return undefined
+    found.add(value)
+  }
+  return found
+}
+
+/**
+ * The values of `column` a WHERE clause requires: from a `column = value` or `column in (…)` that
+ * holds whatever else is true (a term of its top-level AND), or undefined when there is none.
+ */
+function requiredValues(where: OperationNode | undefined, column: string, table: string): Set<string> | undefined {
+  const n = where as (OperationNode & Record<string, unknown>) | undefined
+  if (!n) return undefined
+  switch (n.kind) {
+    case 'WhereNode':
+      return requiredValues(n.where as OperationNode, column, table)
+    case 'ParensNode':
+      return requiredValues(n.node as OperationNode, column, table)
+    case 'AndNode':
+      return requiredValues(n.left as OperationNode, column, table) ?? requiredValues(n.right as OperationNode, column, table)
+    case 'BinaryOperationNode': {
+      const left = n.leftOperand as OperationNode & Record<string, unknown>
+      const operator = (n.operator as { operator?: string }).operator
+      if (columnName(left) !== column) return undefined
+      if (left.kind === 'ReferenceNode' && left.table && tableName(left.table as OperationNode) !== table) return undefined
+      const right = n.rightOperand as OperationNode & { values?: unknown[] }
+      const values =
+        operator === '='
+          ? [literal(right)]
+          : operator === 'in' && right.kind === 'PrimitiveValueListNode'
+            ? (right.values ?? [])
+            : operator === 'in' && right.kind === 'ValueListNode'
+              ? ((right.values ?? []) as OperationNode[]).map(literal)
+              : [undefined]
+      if (values.length === 0 || values.some((v) => typeof v !== 'string')) return undefined
+      return new Set(values as string[])
+    }
+    default:
+      return undefined
+  }
+}
+
+function literal(node: OperationNode | undefined): unknown {
+  return node?.kind === 'ValueNode' ? (node as OperationNode & { value: unknown }).value : undefined
 }
 
 function tableName(node: OperationNode | undefined): string {

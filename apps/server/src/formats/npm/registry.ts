@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
+import { repositoriesChanged } from '../../core/dbWrites.js'
 import { HttpError } from '../../core/errors.js'
 import { servesStale } from '../../core/staleWhileDown.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
@@ -47,6 +48,8 @@ const PACKUMENT_TABLES = [
 
 interface CachedPackument {
   at: number
+  /** The repository's key; undefined for a virtual repository (made of its members' records). */
+  repoKey?: string
   packument: Promise<Manifest | undefined>
   /** Serialized answers by base URL, form (full or abbreviated) and content encoding (compressed ones as they are made). */
   bodies: Map<string, Buffer | Promise<Buffer>>
@@ -58,9 +61,17 @@ export class NpmRegistry {
 
   constructor(private readonly fctx: FormatContext) {
     // This process drops a package's packuments when it changes one (invalidate); a change made by
-    // a sibling worker process of the node drops them all.
+    // another process (a sibling worker, another node) drops those of the repositories it names
+    // and of every virtual repository, or all.
     fctx.db.writes.on((tables, fromSibling) => {
-      if (fromSibling && (tables.has('*') || PACKUMENT_TABLES.some((t) => tables.has(t)))) this.cache.clear()
+      if (!fromSibling) return
+      const changed = repositoriesChanged(tables, PACKUMENT_TABLES)
+      if (changed === 'all') this.cache.clear()
+      else if (changed) {
+        for (const [key, entry] of this.cache) {
+          if (entry.repoKey === undefined || changed.has(entry.repoKey)) this.cache.delete(key)
+        }
+      }
     })
   }
 
@@ -73,6 +84,7 @@ export class NpmRegistry {
     if (this.cache.size > 5_000) this.cache.clear()
     const entry: CachedPackument = {
       at: now,
+      repoKey: repo.rclass === 'virtual' ? undefined : repo.key,
       // While the database is away, the packument last made stands in (core/staleWhileDown.ts).
       packument: this.packument(repo, name).catch((error: unknown) => {
         if (!hit || !servesStale(error, hit.at, now)) throw error

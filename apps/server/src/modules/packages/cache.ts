@@ -1,31 +1,64 @@
+import { type ChangedTables, repositoriesChanged } from '../../core/dbWrites.js'
+
 /**
  * A short-lived cache of metadata answers. Any change to packages, versions or files on this node
- * moves the generation (every cached answer is then stale); answers also expire after a few
- * seconds, which bounds how long another node's change can go unseen. Identical queries running
- * at the same time share one database round (the promise is cached).
+ * moves the generation (every cached answer is then stale), as does one another node or worker
+ * process tells of; answers also expire after a few seconds, which bounds how long a change told of
+ * by no notification can go unseen. An answer that depends only on some repositories' records
+ * says which: it stays fresh through changes to others. Identical queries running at the same time
+ * share one database round (the promise is cached).
  */
 let generation = 0
+/** Moved by changes not limited to named repositories. */
+let allGeneration = 0
+const repoGenerations = new Map<string, number>()
 
-/** Called by whatever changes packages, versions or files. */
-export function packagesChanged(): void {
+/** Called by whatever changes packages, versions or files: of the repositories named, or of any. */
+export function packagesChanged(repoKeys?: Iterable<string>): void {
   generation++
+  if (!repoKeys) {
+    allGeneration++
+    return
+  }
+  for (const key of repoKeys) repoGenerations.set(key, (repoGenerations.get(key) ?? 0) + 1)
 }
 
+/** Another process committed writes to `tables`: the packages they concern changed (see packagesChanged). */
+export function packagesChangedBy(changed: ChangedTables, tables: readonly string[]): void {
+  const scope = repositoriesChanged(changed, tables)
+  if (scope === 'all') packagesChanged()
+  else if (scope) packagesChanged(scope)
+}
+
+const generationsOf = (repoKeys: readonly string[]) => repoKeys.map((key) => repoGenerations.get(key) ?? 0)
+
 export class AnswerCache {
-  private readonly entries = new Map<string, { generation: number; at: number; value: Promise<unknown> }>()
+  private readonly entries = new Map<
+    string,
+    { generation: number; repos?: readonly string[]; generations?: number[]; at: number; value: Promise<unknown> }
+  >()
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 1000,
   ) {}
 
-  get<T>(key: string, compute: () => Promise<T>, now = Date.now()): Promise<T> {
+  /**
+   * The answer kept under `key`, or `compute`'s. With `repos`, the answer depends only on those
+   * repositories' records: changes to other repositories leave it.
+   */
+  get<T>(key: string, compute: () => Promise<T>, now = Date.now(), repos?: readonly string[]): Promise<T> {
     if (this.ttlMs <= 0) return compute()
     const hit = this.entries.get(key)
-    if (hit && hit.generation === generation && now - hit.at < this.ttlMs) return hit.value as Promise<T>
+    if (hit && now - hit.at < this.ttlMs && fresh(hit)) return hit.value as Promise<T>
     const value = compute()
     this.entries.delete(key)
-    this.entries.set(key, { generation, at: now, value })
+    this.entries.set(
+      key,
+      repos
+        ? { generation: allGeneration, repos, generations: generationsOf(repos), at: now, value }
+        : { generation, at: now, value },
+    )
     // A failure is not kept.
     value.catch(() => {
       if (this.entries.get(key)?.value === value) this.entries.delete(key)
@@ -40,4 +73,11 @@ export class AnswerCache {
   forget(key: string): void {
     this.entries.delete(key)
   }
+}
+
+function fresh(entry: { generation: number; repos?: readonly string[]; generations?: number[] }): boolean {
+  if (!entry.repos || !entry.generations) return entry.generation === generation
+  if (entry.generation !== allGeneration) return false
+  const now = generationsOf(entry.repos)
+  return now.every((g, i) => g === entry.generations?.[i])
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely, Selectable } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
-import type { WriteWatch } from '../../core/dbWrites.js'
+import { changedScope, type WriteWatch } from '../../core/dbWrites.js'
 import { conflict, DOWNLOAD_BLOCKED, HttpError, isDatabaseUnavailable } from '../../core/errors.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { servesStale } from '../../core/staleWhileDown.js'
@@ -63,8 +63,6 @@ export interface NewVersion {
 
 /** How long a node serves a file row it read without reading it again (see ArtifactService.servedFile). */
 export const SERVED_FILE_CACHE_MS = 2000
-/** Tables whose changes make cached package answers stale. */
-const PACKAGE_TABLES = ['*', 'packages', 'package_versions', 'files', 'dist_tags', 'package_dependencies']
 const SERVED_FILE_CACHE_LIMIT = 50_000
 /** How soon download counts the database could not take are written again (ms). */
 const DOWNLOADS_RETRY_MS = 1000
@@ -85,24 +83,38 @@ function newer(candidate: string, current: string | null): boolean {
  * recorded in one transaction after their blobs are in place, download counts.
  */
 export class ArtifactService {
-  /** Files served to clients, by `<repo>\0<path>`: see servedFile. */
-  private readonly served = new Map<string, { at: number; file: FileRow }>()
+  /** Files served to clients, by repository and path: see servedFile. */
+  private readonly served = new Map<string, Map<string, { at: number; file: FileRow }>>()
+  private servedCount = 0
+  /** Moved by every drop of the whole cache, and per repository by drops of its files. */
   private servedGeneration = 0
+  private readonly repoGenerations = new Map<string, number>()
 
   constructor(
     readonly db: Kysely<Database>,
     readonly blobs: BlobStore,
     writes?: WriteWatch,
   ) {
-    writes?.on((tables, fromSibling) => {
-      if (tables.has('files') || tables.has('*')) {
-        this.servedGeneration++
-        this.served.clear()
-      }
-      // This process's own changes move the generation where they are made; another process's
-      // (a sibling worker, another node of the cluster) are heard here.
-      if (fromSibling && PACKAGE_TABLES.some((t) => tables.has(t))) packagesChanged()
+    writes?.on((tables) => {
+      const files = changedScope(tables, 'files')
+      if (files === 'all') this.dropServed()
+      else if (files) for (const repoKey of files) this.dropServed(repoKey)
     })
+  }
+
+  /** Drops the served files of one repository, or of all. */
+  private dropServed(repoKey?: string): void {
+    if (repoKey === undefined) {
+      this.servedGeneration++
+      this.served.clear()
+      this.servedCount = 0
+      return
+    }
+    this.repoGenerations.set(repoKey, (this.repoGenerations.get(repoKey) ?? 0) + 1)
+    const rows = this.served.get(repoKey)
+    if (!rows) return
+    this.servedCount -= rows.size
+    this.served.delete(repoKey)
   }
 
   async findFile(repoKey: string, path: string, db: Tx = this.db): Promise<FileRow | undefined> {
@@ -111,17 +123,18 @@ export class ArtifactService {
 
   /**
    * The file a client downloads, kept briefly per node (SERVED_FILE_CACHE_MS) so that serving the
-   * same tarball again does not query the database. Any committed change to the files table on this
-   * node drops the cache at once; a deletion on another node of a cluster is seen within that time.
+   * same tarball again does not query the database. A committed change to a repository's files, on
+   * this node or another (core/clusterWrites.ts), drops its entries at once; a notification missed
+   * is made up for by that time.
    * Only found files are kept, so a file just published is never hidden. Use findFile wherever the
    * answer decides a write.
    */
   async servedFile(repoKey: string, path: string): Promise<FileRow | undefined> {
-    const key = `${repoKey}\0${path}`
     const now = Date.now()
-    const hit = this.served.get(key)
+    const hit = this.served.get(repoKey)?.get(path)
     if (hit && now - hit.at < SERVED_FILE_CACHE_MS) return hit.file
     const generation = this.servedGeneration
+    const repoGeneration = this.repoGenerations.get(repoKey)
     let file: FileRow | undefined
     try {
       file = await this.findFile(repoKey, path)
@@ -130,9 +143,12 @@ export class ArtifactService {
       if (hit && servesStale(error, hit.at, now)) return hit.file
       throw error
     }
-    if (file && generation === this.servedGeneration) {
-      if (this.served.size >= SERVED_FILE_CACHE_LIMIT) this.served.clear()
-      this.served.set(key, { at: now, file })
+    if (file && generation === this.servedGeneration && repoGeneration === this.repoGenerations.get(repoKey)) {
+      if (this.servedCount >= SERVED_FILE_CACHE_LIMIT) this.dropServed()
+      const rows = this.served.get(repoKey) ?? new Map<string, { at: number; file: FileRow }>()
+      this.served.set(repoKey, rows)
+      if (!rows.has(path)) this.servedCount++
+      rows.set(path, { at: now, file })
     }
     return file
   }
@@ -156,7 +172,7 @@ export class ArtifactService {
     file: NewFile,
     extra: { versionId?: number | null; createdBy?: string | null; replace?: boolean } = {},
   ): Promise<number> {
-    packagesChanged()
+    packagesChanged([repoKey])
     const now = Date.now()
     // Sums left for later may have been recorded since the caller read them.
     const sums =
@@ -260,7 +276,7 @@ export class ArtifactService {
   async deleteFile(repoKey: string, path: string, db: Tx = this.db): Promise<boolean> {
     await this.assertNotHeld(db, repoKey, { paths: [path] })
     const res = await db.deleteFrom('files').where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst()
-    packagesChanged()
+    packagesChanged([repoKey])
     return Number(res.numDeletedRows) > 0
   }
 
@@ -312,7 +328,7 @@ export class ArtifactService {
    */
   async recordVersion(v: NewVersion): Promise<{ packageId: number; versionId: number }> {
     const result = await this.db.transaction().execute((tx) => this.recordVersionIn(tx, v))
-    packagesChanged()
+    packagesChanged([v.repoKey])
     return result
   }
 
@@ -385,7 +401,7 @@ export class ArtifactService {
         .execute()
       if (becomesLatest && v.tags) await this.setTags(tx, pkgId, v.tags)
       await v.alongside?.(tx, { packageId: pkgId, versionId })
-      packagesChanged()
+      packagesChanged([v.repoKey])
       return { packageId: pkgId, versionId }
     }
   }
@@ -418,12 +434,13 @@ export class ArtifactService {
       const row = await this.findVersion(repoKey, type, name, version, tx)
       if (!row) return false
       await this.assertNotHeld(tx, repoKey, { versionId: row.id })
-      await tx.deleteFrom('files').where('version_id', '=', row.id).execute()
-      await tx.deleteFrom('package_versions').where('id', '=', row.id).execute()
+      // The repository named too: the deletions tell the caches of that repository alone (core/dbWrites.ts).
+      await tx.deleteFrom('files').where('repo_key', '=', repoKey).where('version_id', '=', row.id).execute()
+      await tx.deleteFrom('package_versions').where('repo_key', '=', repoKey).where('id', '=', row.id).execute()
       await this.refreshPackage(tx, row.package_id)
       return true
     })
-    packagesChanged()
+    packagesChanged([repoKey])
     return deleted
   }
 
