@@ -5,7 +5,8 @@ import { createRepo, npmPublishBody } from '../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
-import type { ChangedTables } from './dbWrites.js'
+import { ClusterWrites } from './clusterWrites.js'
+import { type ChangedTables, WriteWatch } from './dbWrites.js'
 
 /**
  * Two nodes on one PostgreSQL database tell each other their committed writes (LISTEN/NOTIFY): a
@@ -174,6 +175,43 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       await heard
     } finally {
       await superuser.end()
+    }
+  })
+})
+
+describe('a notification that cannot be sent', () => {
+  it('is tried again, with what was committed since', async () => {
+    const sent: string[] = []
+    let failures = 2
+    const pool = {
+      query: async (_text: string, values: string[]) => {
+        if (failures-- > 0) throw new Error('connection terminated')
+        sent.push(values[1] as string)
+        return { rows: [] }
+      },
+    }
+    // A database that cannot be listened to: the listening connection keeps failing.
+    class Client {
+      on() {}
+      removeAllListeners() {}
+      async connect() {
+        throw new Error('connection refused')
+      }
+      async end() {}
+    }
+    const watch = new WriteWatch()
+    const cluster = new ClusterWrites({ Client } as never, pool as never, watch, {
+      connectionString: 'postgres://x',
+      processId: 'p1',
+    })
+    try {
+      watch.notify(new Set(['files', 'files@a']))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      watch.notify(new Set(['dist_tags']))
+      await vi.waitFor(() => expect(sent).toHaveLength(1), { timeout: 3000 })
+      expect(new Set(sent[0]?.replace(/^p1 /, '').split(','))).toEqual(new Set(['files', 'files@a', 'dist_tags']))
+    } finally {
+      await cluster.close()
     }
   })
 })

@@ -8,6 +8,9 @@ const BATCH_MS = 5
 /** How long a lost listening connection waits before it tries again (doubling up to the most). */
 const RETRY_MS = 250
 const RETRY_MAX_MS = 5000
+/** A notification that could not be sent is tried again this often, for as long as this (ms). */
+const NOTIFY_RETRY_MS = 250
+const NOTIFY_RETRY_FOR_MS = 5000
 /** A notification's payload is at most 8000 bytes; a longer list of tables is told as "any". */
 const PAYLOAD_MAX = 7900
 
@@ -26,7 +29,7 @@ export interface ClusterWritesOptions {
  * in-memory caches that drop entries on a local write drop them on a remote one. Writes are
  * batched for a few milliseconds. While the listening connection is down, a node cannot hear of
  * changes: when it is back, it drops everything (`*`), and each cache's own lifetime bounds the
- * staleness meanwhile.
+ * staleness meanwhile. A notification that cannot be sent is tried again for a few seconds.
  */
 export class ClusterWrites {
   private listener: pg.Client | undefined
@@ -109,15 +112,22 @@ export class ClusterWrites {
     this.timer ??= setTimeout(() => this.flush(), BATCH_MS)
   }
 
-  private flush(): void {
+  private flush(since = Date.now()): void {
     this.timer = undefined
     const tables = [...this.pending]
     this.pending.clear()
     if (tables.length === 0) return
     let list = tables.join(',')
     if (list.length > PAYLOAD_MAX) list = '*'
-    // A notification that cannot be sent (the database is away) is lost; the others' caches expire.
-    this.pool.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, `${this.options.processId} ${list}`]).catch(() => {})
+    // A notification that cannot be sent (the database is away) is tried again for a while, with
+    // whatever was committed since; after that it is lost, and the others' caches expire.
+    this.pool.query('SELECT pg_notify($1, $2)', [CLUSTER_CHANNEL, `${this.options.processId} ${list}`]).catch(() => {
+      if (this.closed || Date.now() - since > NOTIFY_RETRY_FOR_MS) return
+      for (const t of tables) this.pending.add(t)
+      if (this.timer) clearTimeout(this.timer)
+      this.timer = setTimeout(() => this.flush(since), NOTIFY_RETRY_MS)
+      this.timer.unref()
+    })
   }
 
   async close(): Promise<void> {
