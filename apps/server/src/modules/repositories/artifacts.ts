@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import { changedScope, type WriteWatch } from '../../core/dbWrites.js'
@@ -64,8 +64,24 @@ export interface NewVersion {
 /** How long a node serves a file row it read without reading it again (see ArtifactService.servedFile). */
 export const SERVED_FILE_CACHE_MS = 2000
 const SERVED_FILE_CACHE_LIMIT = 50_000
+/** Rows one statement of a download-count flush updates, at most (two parameters each, and the id again). */
+const COUNT_ROWS_PER_STATEMENT = 500
 /** How soon download counts the database could not take are written again (ms). */
 const DOWNLOADS_RETRY_MS = 1000
+
+/** `case id when … then … end`: a number per row id, for one UPDATE of many rows (as a bigint on both databases). */
+function byId(values: [number, number][]) {
+  return sql<number>`(case id ${sql.join(
+    values.map(([id, value]) => sql`when ${id} then cast(${value} as bigint)`),
+    sql` `,
+  )} end)`
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
 
 /** The package id the console uses: `<type>://<name>`. */
 export const packageId = (type: string, name: string) => `${type}://${name}`
@@ -572,29 +588,52 @@ export class ArtifactService {
     this.flushing = this.db
       .transaction()
       .execute(async (tx) => {
+        // One statement per table and chunk of rows, whatever the number of files: a node's flush
+        // costs it about the same at any request rate.
         const perVersion = new Map<number, number>()
-        for (const [fileId, { count, versionId, at }] of batch) {
-          await tx
-            .updateTable('files')
-            .set((eb) => ({ download_count: eb('download_count', '+', count), last_downloaded_at: at }))
-            .where('id', '=', fileId)
-            .execute()
+        for (const [, { count, versionId }] of batch) {
           if (versionId !== null) perVersion.set(versionId, (perVersion.get(versionId) ?? 0) + count)
         }
-        for (const [versionId, count] of perVersion) {
-          const v = await tx
+        for (const part of chunks([...batch], COUNT_ROWS_PER_STATEMENT)) {
+          await tx
+            .updateTable('files')
+            .set({
+              download_count: sql<number>`download_count + ${byId(part.map(([id, e]) => [id, e.count]))}`,
+              last_downloaded_at: byId(part.map(([id, e]) => [id, e.at])),
+            })
+            .where(
+              'id',
+              'in',
+              part.map(([id]) => id),
+            )
+            .execute()
+        }
+        const perPackage = new Map<number, number>()
+        for (const part of chunks([...perVersion], COUNT_ROWS_PER_STATEMENT)) {
+          const versions = await tx
             .updateTable('package_versions')
-            .set((eb) => ({ download_count: eb('download_count', '+', count) }))
-            .where('id', '=', versionId)
-            .returning('package_id')
-            .executeTakeFirst()
-          if (v) {
-            await tx
-              .updateTable('packages')
-              .set((eb) => ({ downloads: eb('downloads', '+', count) }))
-              .where('id', '=', v.package_id)
-              .execute()
+            .set({ download_count: sql<number>`download_count + ${byId(part)}` })
+            .where(
+              'id',
+              'in',
+              part.map(([id]) => id),
+            )
+            .returning(['id', 'package_id'])
+            .execute()
+          for (const v of versions) {
+            perPackage.set(v.package_id, (perPackage.get(v.package_id) ?? 0) + (perVersion.get(v.id) ?? 0))
           }
+        }
+        for (const part of chunks([...perPackage], COUNT_ROWS_PER_STATEMENT)) {
+          await tx
+            .updateTable('packages')
+            .set({ downloads: sql<number>`downloads + ${byId(part)}` })
+            .where(
+              'id',
+              'in',
+              part.map(([id]) => id),
+            )
+            .execute()
         }
       })
       .catch((error: unknown) => {
