@@ -1,7 +1,7 @@
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createRepo, npmPublishBody } from '../../test/clients.js'
+import { accessToken, createRepo, npmPublishBody } from '../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
@@ -83,13 +83,7 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
 
   it('a version published on node one is in node two’s packument as soon as node two hears of it', async () => {
     await createRepo(one.fastify, admin, 'npm-shared', { rclass: 'local', packageType: 'npm' })
-    const made = await one.fastify.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/userIdentifyToken/admin',
-      headers: sessionHeaders(admin),
-      payload: { expiresIn: 600 },
-    })
-    const bearer = { authorization: `Bearer ${made.json().access_token}` }
+    const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
     const publish = async (version: string) => {
       const { body } = await npmPublishBody('http://localhost', 'npm-shared', { name: 'shared-lib', version })
       const res = await one.fastify.inject({
@@ -115,13 +109,7 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
   })
 
   it('a deploy on node one drops node two’s served files of that repository alone', async () => {
-    const made = await one.fastify.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/userIdentifyToken/admin',
-      headers: sessionHeaders(admin),
-      payload: { expiresIn: 600 },
-    })
-    const bearer = { authorization: `Bearer ${made.json().access_token}` }
+    const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
     for (const key of ['gen-x', 'gen-y']) await createRepo(one.fastify, admin, key, { rclass: 'local', packageType: 'generic' })
     const deploy = async (url: string) => {
       const heard = heardOnTwo(['files'])

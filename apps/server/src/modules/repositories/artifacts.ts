@@ -77,6 +77,8 @@ function byId(values: [number, number][]) {
   )} end)`
 }
 
+const idsOf = (rows: [number, unknown][]) => rows.map(([id]) => id)
+
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = []
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
@@ -601,11 +603,7 @@ export class ArtifactService {
               download_count: sql<number>`download_count + ${byId(part.map(([id, e]) => [id, e.count]))}`,
               last_downloaded_at: byId(part.map(([id, e]) => [id, e.at])),
             })
-            .where(
-              'id',
-              'in',
-              part.map(([id]) => id),
-            )
+            .where('id', 'in', idsOf(part))
             .execute()
         }
         const perPackage = new Map<number, number>()
@@ -613,11 +611,7 @@ export class ArtifactService {
           const versions = await tx
             .updateTable('package_versions')
             .set({ download_count: sql<number>`download_count + ${byId(part)}` })
-            .where(
-              'id',
-              'in',
-              part.map(([id]) => id),
-            )
+            .where('id', 'in', idsOf(part))
             .returning(['id', 'package_id'])
             .execute()
           for (const v of versions) {
@@ -628,11 +622,7 @@ export class ArtifactService {
           await tx
             .updateTable('packages')
             .set({ downloads: sql<number>`downloads + ${byId(part)}` })
-            .where(
-              'id',
-              'in',
-              part.map(([id]) => id),
-            )
+            .where('id', 'in', idsOf(part))
             .execute()
         }
       })
