@@ -5,9 +5,10 @@ import type { FormatContext } from './types.js'
 /**
  * The index answers a format's clients ask most (Go's `@v/list`, Cargo's index files, PyPI's
  * simple pages), kept 2 s per node and dropped at once when any node records or deletes a version
- * or a file in the repository, or in a member of it (packages/cache.ts). Only for repositories that answer from this instance's own
- * records: where a remote answers, directly or as a virtual repository's member, the answer
- * follows that remote's metadata retrieval period, which may be shorter.
+ * or a file in the repository, or in a member of it (packages/cache.ts). Only for repositories
+ * that answer from this instance's own records: where a remote answers, directly or as a virtual
+ * repository's member, the answer follows that remote's metadata retrieval period, which may be
+ * shorter.
  */
 export class IndexAnswers {
   private readonly cache: AnswerCache

@@ -1,4 +1,5 @@
 import { type ChangedTables, repositoriesChanged } from '../../core/dbWrites.js'
+import { Generations } from '../../core/generations.js'
 
 /**
  * A short-lived cache of metadata answers. Any change to packages, versions or files on this node
@@ -9,18 +10,13 @@ import { type ChangedTables, repositoriesChanged } from '../../core/dbWrites.js'
  * share one database round (the promise is cached).
  */
 let generation = 0
-/** Moved by changes not limited to named repositories. */
-let allGeneration = 0
-const repoGenerations = new Map<string, number>()
+/** The same changes, by repository where they name theirs. */
+const byRepository = new Generations()
 
 /** Called by whatever changes packages, versions or files: of the repositories named, or of any. */
 export function packagesChanged(repoKeys?: Iterable<string>): void {
   generation++
-  if (!repoKeys) {
-    allGeneration++
-    return
-  }
-  for (const key of repoKeys) repoGenerations.set(key, (repoGenerations.get(key) ?? 0) + 1)
+  byRepository.changed(repoKeys)
 }
 
 /** Another process committed writes to `tables`: the packages they concern changed (see packagesChanged). */
@@ -30,12 +26,11 @@ export function packagesChangedBy(changed: ChangedTables, tables: readonly strin
   else if (scope) packagesChanged(scope)
 }
 
-const generationsOf = (repoKeys: readonly string[]) => repoKeys.map((key) => repoGenerations.get(key) ?? 0)
-
 export class AnswerCache {
+  /** `stamp`: the generation the answer was made at, or with `repos`, their stamp (Generations). */
   private readonly entries = new Map<
     string,
-    { generation: number; repos?: readonly string[]; generations?: number[]; at: number; value: Promise<unknown> }
+    { stamp: number[]; repos?: readonly string[]; at: number; value: Promise<unknown> }
   >()
 
   constructor(
@@ -53,12 +48,7 @@ export class AnswerCache {
     if (hit && now - hit.at < this.ttlMs && fresh(hit)) return hit.value as Promise<T>
     const value = compute()
     this.entries.delete(key)
-    this.entries.set(
-      key,
-      repos
-        ? { generation: allGeneration, repos, generations: generationsOf(repos), at: now, value }
-        : { generation, at: now, value },
-    )
+    this.entries.set(key, { stamp: repos ? byRepository.stamp(repos) : [generation], repos, at: now, value })
     // A failure is not kept.
     value.catch(() => {
       if (this.entries.get(key)?.value === value) this.entries.delete(key)
@@ -75,9 +65,6 @@ export class AnswerCache {
   }
 }
 
-function fresh(entry: { generation: number; repos?: readonly string[]; generations?: number[] }): boolean {
-  if (!entry.repos || !entry.generations) return entry.generation === generation
-  if (entry.generation !== allGeneration) return false
-  const now = generationsOf(entry.repos)
-  return now.every((g, i) => g === entry.generations?.[i])
+function fresh(entry: { stamp: number[]; repos?: readonly string[] }): boolean {
+  return entry.repos ? byRepository.same(entry.stamp, entry.repos) : entry.stamp[0] === generation
 }

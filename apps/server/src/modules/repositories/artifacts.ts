@@ -4,6 +4,7 @@ import semver from 'semver'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import { changedScope, type WriteWatch } from '../../core/dbWrites.js'
 import { conflict, DOWNLOAD_BLOCKED, HttpError, isDatabaseUnavailable } from '../../core/errors.js'
+import { Generations } from '../../core/generations.js'
 import type { Database, FilesTable } from '../../core/schema.js'
 import { servesStale } from '../../core/staleWhileDown.js'
 import { packagesChanged } from '../packages/cache.js'
@@ -104,9 +105,8 @@ export class ArtifactService {
   /** Files served to clients, by repository and path: see servedFile. */
   private readonly served = new Map<string, Map<string, { at: number; file: FileRow }>>()
   private servedCount = 0
-  /** Moved by every drop of the whole cache, and per repository by drops of its files. */
-  private servedGeneration = 0
-  private readonly repoGenerations = new Map<string, number>()
+  /** Moved by every drop of the cache, whole or of a repository's files. */
+  private readonly servedDrops = new Generations()
 
   constructor(
     readonly db: Kysely<Database>,
@@ -123,12 +123,12 @@ export class ArtifactService {
   /** Drops the served files of one repository, or of all. */
   private dropServed(repoKey?: string): void {
     if (repoKey === undefined) {
-      this.servedGeneration++
+      this.servedDrops.changed()
       this.served.clear()
       this.servedCount = 0
       return
     }
-    this.repoGenerations.set(repoKey, (this.repoGenerations.get(repoKey) ?? 0) + 1)
+    this.servedDrops.changed([repoKey])
     const rows = this.served.get(repoKey)
     if (!rows) return
     this.servedCount -= rows.size
@@ -151,8 +151,7 @@ export class ArtifactService {
     const now = Date.now()
     const hit = this.served.get(repoKey)?.get(path)
     if (hit && now - hit.at < SERVED_FILE_CACHE_MS) return hit.file
-    const generation = this.servedGeneration
-    const repoGeneration = this.repoGenerations.get(repoKey)
+    const stamp = this.servedDrops.stamp([repoKey])
     let file: FileRow | undefined
     try {
       file = await this.findFile(repoKey, path)
@@ -161,7 +160,7 @@ export class ArtifactService {
       if (hit && servesStale(error, hit.at, now)) return hit.file
       throw error
     }
-    if (file && generation === this.servedGeneration && repoGeneration === this.repoGenerations.get(repoKey)) {
+    if (file && this.servedDrops.same(stamp, [repoKey])) {
       if (this.servedCount >= SERVED_FILE_CACHE_LIMIT) this.dropServed()
       const rows = this.served.get(repoKey) ?? new Map<string, { at: number; file: FileRow }>()
       this.served.set(repoKey, rows)
