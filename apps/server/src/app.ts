@@ -121,6 +121,8 @@ const SIBLING_DROPS = {
     'projects',
     'project_members',
   ],
+  // Not file_properties: no kept answer shows a file's properties, and a deploy writes them with
+  // no repository named (which would drop every repository's answers on every other node).
   packages: [
     'packages',
     'package_versions',
@@ -128,7 +130,6 @@ const SIBLING_DROPS = {
     'package_dependencies',
     'dist_tags',
     'files',
-    'file_properties',
     'repositories',
     'repository_members',
     'builds',

@@ -2,6 +2,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, npmPublishBody } from '../../test/clients.js'
+import { uploadSdist } from '../../test/pypi.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
@@ -133,6 +134,50 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       expect(await onTwo()).toBe(200)
       expect([...(await deploy('/artifactory/gen-x/c.txt'))]).toContain('files@gen-x')
       expect(await onTwo()).toBe(404)
+    } finally {
+      vi.useRealTimers()
+      await superuser.end()
+    }
+  })
+
+  it('a deploy with properties on node one leaves node two’s PyPI pages of other repositories', async () => {
+    const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
+    await createRepo(one.fastify, admin, 'pypi-kept', { rclass: 'local', packageType: 'pypi' })
+    await createRepo(one.fastify, admin, 'gen-props', { rclass: 'local', packageType: 'generic' })
+    const upload = async (version: string) => {
+      const heard = heardOnTwo(['files'])
+      expect((await uploadSdist(one, admin, 'pypi-kept', version)).statusCode).toBe(200)
+      await heard
+    }
+    const versionsOnTwo = async () => {
+      const page = await two.fastify.inject({
+        url: '/api/pypi/pypi-kept/simple/x/',
+        headers: { ...bearer, accept: 'application/vnd.pypi.simple.v1+json' },
+      })
+      return page.statusCode === 200 ? page.json().versions : page.statusCode
+    }
+    await upload('1.0')
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const superuser = new pg.Client({ connectionString: one.config.databaseUrl })
+    await superuser.connect()
+    try {
+      expect(await versionsOnTwo()).toEqual(['1.0']) // now kept on node two
+      // Gone from the database behind every node's back: node two answers what it kept.
+      await superuser.query(`DELETE FROM files WHERE repo_key = 'pypi-kept'`)
+      expect(await versionsOnTwo()).toEqual(['1.0'])
+      // A deploy that sets properties in another repository leaves it; an upload to it drops it.
+      const heard = heardOnTwo(['file_properties'])
+      const res = await one.fastify.inject({
+        method: 'PUT',
+        url: '/artifactory/gen-props/a.txt;build=42',
+        headers: bearer,
+        payload: 'a',
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      expect([...(await heard)]).toContain('files@gen-props')
+      expect(await versionsOnTwo()).toEqual(['1.0'])
+      await upload('2.0')
+      expect(await versionsOnTwo()).toEqual(['2.0'])
     } finally {
       vi.useRealTimers()
       await superuser.end()

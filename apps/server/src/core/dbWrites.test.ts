@@ -24,6 +24,17 @@ describe('committed writes, by table', () => {
   })
 
   const db = () => t.app.db.kysely
+  const token = (id: string) => ({
+    id,
+    user_id: 1,
+    kind: 'access' as const,
+    secret_hash: id,
+    secret_encrypted: null,
+    description: null,
+    created_at: Date.now(),
+    expires_at: null,
+    last_used_at: null,
+  })
 
   it('reports a write outside a transaction once it ran, and reads not at all', async () => {
     seen.length = 0
@@ -42,11 +53,11 @@ describe('committed writes, by table', () => {
       .transaction()
       .execute(async (tx) => {
         await tx.insertInto('settings').values({ key: 'test.two', value: '1', updated_at: Date.now() }).execute()
-        await tx.updateTable('files').set({ mime_type: 'x' }).where('id', '=', -1).execute()
+        await tx.insertInto('tokens').values(token('test.two')).execute()
         // Not committed yet: a cache dropped now could be refilled with what other connections still see.
         expect(seen).toEqual([])
       })
-    expect(seen).toEqual([['files', 'settings']])
+    expect(seen).toEqual([['settings', 'tokens']])
 
     seen.length = 0
     await expect(
@@ -62,15 +73,29 @@ describe('committed writes, by table', () => {
   })
 
   it('leaves out updates of bookkeeping columns alone (last use, download counts)', async () => {
+    await db().insertInto('tokens').values(token('test.three')).execute()
     seen.length = 0
-    await db().updateTable('tokens').set({ last_used_at: Date.now() }).where('id', '=', 'none').execute()
+    await db().updateTable('tokens').set({ last_used_at: Date.now() }).where('id', '=', 'test.three').execute()
     await db()
       .updateTable('files')
       .set((eb) => ({ download_count: eb('download_count', '+', 1), last_downloaded_at: Date.now() }))
       .where('id', '=', -1)
       .execute()
     expect(seen).toEqual([])
-    await db().updateTable('tokens').set({ last_used_at: Date.now(), expires_at: 0 }).where('id', '=', 'none').execute()
+    await db().updateTable('tokens').set({ last_used_at: Date.now(), expires_at: 0 }).where('id', '=', 'test.three').execute()
+    expect(seen).toEqual([['tokens']])
+  })
+
+  it('leaves out statements that changed no row, in a transaction or not', async () => {
+    seen.length = 0
+    await db().updateTable('tokens').set({ expires_at: 0 }).where('id', '=', 'none').execute()
+    await db().deleteFrom('files').where('id', '=', -1).execute()
+    await db()
+      .transaction()
+      .execute(async (tx) => {
+        await tx.deleteFrom('settings').where('key', '=', 'none').execute()
+        await tx.insertInto('tokens').values(token('test.four')).execute()
+      })
     expect(seen).toEqual([['tokens']])
   })
 })
@@ -133,13 +158,21 @@ describe('committed writes, by repository', () => {
   })
 
   it('says "any repository" where the statement does not tell, or moves rows to another', async () => {
+    const admin = await signIn(t.fastify)
+    const headers = { authorization: `Bearer ${await accessToken(t.fastify, admin)}` }
+    for (const key of ['scope-a', 'scope-c']) await createRepo(t.fastify, admin, key, { rclass: 'local', packageType: 'generic' })
+    for (const name of ['one.txt', 'two.txt']) {
+      const res = await t.fastify.inject({ method: 'PUT', url: `/artifactory/scope-a/${name}`, headers, payload: name })
+      expect(res.statusCode).toBe(201)
+    }
+    const { id } = await db().selectFrom('files').select('id').where('repo_key', '=', 'scope-a').executeTakeFirstOrThrow()
     seen.length = 0
-    await db().updateTable('files').set({ mime_type: 'x' }).where('id', '=', -1).execute()
+    await db().updateTable('files').set({ mime_type: 'x' }).where('id', '=', id).execute()
+    await db().updateTable('files').set({ repo_key: 'scope-c' }).where('repo_key', '=', 'scope-a').execute()
     await db()
       .deleteFrom('files')
-      .where((eb) => eb.or([eb('repo_key', '=', 'scope-a'), eb('id', '=', -1)]))
+      .where((eb) => eb.or([eb('repo_key', '=', 'scope-c'), eb('id', '=', -1)]))
       .execute()
-    await db().updateTable('files').set({ repo_key: 'scope-c' }).where('repo_key', '=', 'scope-a').execute()
     expect(seen).toEqual([
       ['files', 'files@*'],
       ['files', 'files@*'],

@@ -61,7 +61,8 @@ export function repositoriesChanged(changed: ChangedTables, tables: readonly str
  * listens here cannot miss a change made on this node, wherever in the code it was made.
  *
  * Updates that set only bookkeeping columns (a token's last use, download counters) are not
- * reported: no cached answer depends on them, and they happen on every request.
+ * reported: no cached answer depends on them, and they happen on every request. Nor are statements
+ * that changed no row.
  */
 export class WriteWatch {
   private readonly listeners = new Set<WriteListener>()
@@ -230,7 +231,9 @@ class WatchedConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.inner.executeQuery<R>(compiledQuery)
-    const tables = this.watch.tablesWritten(compiledQuery.query)
+    // A statement that changed no row (a deletion that found none, say) has nothing to tell; one
+    // whose driver does not count its rows (SQLite's with RETURNING) is told all the same.
+    const tables = result.numAffectedRows === 0n ? undefined : this.watch.tablesWritten(compiledQuery.query)
     if (tables) {
       if (this.inTransaction) for (const t of tables) this.pending.add(t)
       else {

@@ -5,7 +5,7 @@ import zlib from 'node:zlib'
 import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
-import { buildProject, CLIENT_ENV, PYTHON } from '../../../test/pypi.js'
+import { buildProject, CLIENT_ENV, PYTHON, tarGz, uploadForm, uploadSdist } from '../../../test/pypi.js'
 import {
   ADMIN_PASSWORD,
   createTestApp,
@@ -21,49 +21,6 @@ import { negotiate } from './simple.js'
 
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex')
 const md5 = (data: Buffer | string) => crypto.createHash('md5').update(data).digest('hex')
-
-/** A multipart form as twine sends it (fields, then the `content` file). */
-function uploadForm(fields: Record<string, string | string[]>, filename: string, content: Buffer) {
-  const boundary = `----trove${crypto.randomBytes(8).toString('hex')}`
-  const parts: Buffer[] = []
-  for (const [name, value] of Object.entries(fields)) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`))
-    }
-  }
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="content"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  )
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }
-}
-
-/** Uploads an sdist of project `x` at `version` into `repo` as twine's form, signed in as `session`; answers the response. */
-async function uploadSdist(t: TestApp, session: Session, repo: string, version: string) {
-  const sdist = await tarGz([{ name: `x-${version}/PKG-INFO`, content: `Metadata-Version: 2.1\nName: x\nVersion: ${version}\n` }])
-  const form = uploadForm({ ':action': 'file_upload', name: 'x', version }, `x-${version}.tar.gz`, sdist)
-  return t.fastify.inject({
-    method: 'POST',
-    url: `/api/pypi/${repo}/`,
-    headers: { ...sessionHeaders(session), 'content-type': form.contentType },
-    payload: form.payload,
-  })
-}
-
-async function tarGz(entries: { name: string; content?: string; type?: 'file' | 'symlink'; linkname?: string }[]) {
-  const pack = tar.pack()
-  for (const e of entries) {
-    if (e.type === 'symlink') pack.entry({ name: e.name, type: 'symlink', linkname: e.linkname })
-    else pack.entry({ name: e.name }, e.content ?? '')
-  }
-  pack.finalize()
-  const chunks: Buffer[] = []
-  for await (const c of pack) chunks.push(c as Buffer)
-  return zlib.gzipSync(Buffer.concat(chunks))
-}
 
 describe('pypi names, requirements and negotiation', () => {
   it('normalizes names (PEP 503) and reads versions out of file names', () => {
