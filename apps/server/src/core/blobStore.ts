@@ -413,7 +413,11 @@ export class BlobStore {
    */
   async put(source: Readable | Buffer | string, expected: Expected = {}, options: PutOptions = {}): Promise<BlobInfo> {
     const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([Buffer.from(source)]) : source
-    if (this.s3) return this.putToBucket(input, expected, options)
+    if (this.s3) {
+      const length = typeof source === 'string' || Buffer.isBuffer(source) ? Buffer.byteLength(source) : options.length
+      if (length !== undefined && length <= INLINE_HASH_BYTES) return this.putSmallToBucket(input, expected, length)
+      return this.putToBucket(input, expected, options)
+    }
     const tmpFile = this.tempFile()
     const hasher = options.sha256Only
       ? new StreamHasher([], { legacy: false })
@@ -468,6 +472,35 @@ export class BlobStore {
       throw error
     }
     await this.keepInBucket(tempKey, info, expected)
+    return info
+  }
+
+  /**
+   * `put` with a bucket, of a body small enough to hold (`length` bytes, at most INLINE_HASH_BYTES):
+   * read whole and hashed first, then written straight under its sha256, in one request the
+   * service checks against the body's md5 and the SDK may send again (where a streamed body that
+   * met a closed connection could not be). Two calls to the bucket, not five (upload, size, exists,
+   * copy, delete).
+   */
+  private async putSmallToBucket(input: Readable, expected: Expected, length: number): Promise<BlobInfo> {
+    const s3 = this.s3 as S3Objects
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of input) {
+      size += (chunk as Buffer).length
+      if (size > this.maxBytes) throw new HttpError(413, `The upload is larger than the limit of ${this.maxBytes} bytes`)
+      if (size > length) throw new Error(`the body is longer than its ${length} bytes`)
+      chunks.push(chunk as Buffer)
+    }
+    if (size !== length) throw new Error(`the body ended after ${size} of its ${length} bytes`)
+    const body = Buffer.concat(chunks, size)
+    const digest = (algorithm: string) => crypto.createHash(algorithm).update(body).digest('hex')
+    const info = { sha256: digest('sha256'), sha1: digest('sha1'), md5: digest('md5'), size }
+    this.checkExpected(info, expected)
+    crashPoint('blob.synced')
+    await this.touchRow(info)
+    await s3.putBody(s3.blobKey(info.sha256), body, info.md5)
+    crashPoint('blob.stored')
     return info
   }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3'
@@ -267,6 +268,57 @@ describe('blobs in an S3-compatible bucket', () => {
       objects.destroy()
     }
   }, 120_000)
+
+  it('puts a small body straight under its sha256, in one request it sends again when the connection is cut', async () => {
+    // In front of the bucket: cuts the connection of the first PUT as it arrives (a connection the
+    // service closed as the client reused it).
+    let cut = 0
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(s3.port, '127.0.0.1')
+      client.on('error', () => upstream.destroy())
+      upstream.on('error', () => client.destroy())
+      upstream.pipe(client)
+      client.on('data', (chunk: Buffer) => {
+        if (cut === 0 && chunk.toString('latin1').startsWith('PUT ')) {
+          cut++
+          client.destroy()
+          upstream.destroy()
+        } else upstream.write(chunk)
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const endpoint = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
+    const objects = new S3Objects({ ...(t.config.repositories.s3 as S3Settings), endpoint })
+    const store = new BlobStore(tempDir(), t.app.db.kysely, 1 << 30, undefined, 'small', objects)
+    const send = vi.spyOn(S3Client.prototype, 'send')
+    try {
+      const data = crypto.randomBytes(64 * 1024)
+      const md5 = crypto.createHash('md5').update(data).digest('hex')
+      const info = await store.put(Readable.from([data]), { md5 }, { length: data.length })
+      expect(info).toMatchObject({ sha256: sha256(data), md5, size: data.length })
+      expect(cut).toBe(1)
+      expect(send.mock.calls.map(([command]) => command.constructor.name)).toEqual(['HeadObjectCommand', 'PutObjectCommand'])
+      expect(sha256(await objects.readBuffer(objects.blobKey(sha256(data))))).toBe(sha256(data))
+      expect((await keys()).filter((k) => k.includes('/tmp/'))).toEqual([])
+      // Content already stored is not sent again; a declared checksum that does not match keeps nothing.
+      send.mockClear()
+      await store.put(data)
+      expect(send.mock.calls.map(([command]) => command.constructor.name)).toEqual(['HeadObjectCommand'])
+      const other = crypto.randomBytes(1000)
+      await expect(store.put(other, { sha256: '0'.repeat(64) })).rejects.toThrow('sha256')
+      expect(await objects.size(objects.blobKey(sha256(other)))).toBeUndefined()
+      // A body that ends short of its length keeps nothing either.
+      await expect(store.put(Readable.from([other]), {}, { length: 2000 })).rejects.toThrow(
+        'the body ended after 1000 of its 2000 bytes',
+      )
+      expect(await objects.size(objects.blobKey(sha256(other)))).toBeUndefined()
+    } finally {
+      send.mockRestore()
+      await store.close()
+      objects.destroy()
+      proxy.close()
+    }
+  })
 
   it('sends a body of known length in one request, else in parts; fails at once, keeping nothing, one that ends short of its length or breaks off', async () => {
     const objects = new S3Objects(t.config.repositories.s3 as S3Settings)

@@ -208,6 +208,26 @@ export class S3Objects {
     }
   }
 
+  /**
+   * Puts a body held in memory under `key`, unless the key holds an object already (content under
+   * its sha256 never changes). The service checks the body against its md5 (Content-MD5); a
+   * request that fails on its way (a connection the service closed as it was reused) is sent again.
+   */
+  async putBody(key: string, body: Buffer, md5: string): Promise<void> {
+    if (await this.exists(key)) return
+    await onBucket(
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: key,
+          Body: body,
+          ContentLength: body.length,
+          ContentMD5: Buffer.from(md5, 'hex').toString('base64'),
+        }),
+      ),
+    )
+  }
+
   /** The size the bucket holds for a key (undefined when there is none). */
   async size(key: string): Promise<number | undefined> {
     try {
