@@ -299,6 +299,8 @@ describe('haproxy and systemd', () => {
     const cfg = path.join(ROOT, 'deploy/haproxy/haproxy.cfg')
     expect(execFileSync('haproxy', ['-c', '-f', cfg], { encoding: 'utf8' })).toContain('Configuration file is valid')
     expect(fs.readFileSync(cfg, 'utf8')).toMatch(/option httpchk GET \/api\/system\/ping/)
+    // As the generator writes it (modules/instance/haproxyConfig.ts).
+    expect(fs.readFileSync(cfg, 'utf8')).toMatch(/^ {4}balance leastconn$/m)
   })
 
   it.skipIf(!has('systemd-analyze'))('systemd verifies the unit, which starts the built server', () => {

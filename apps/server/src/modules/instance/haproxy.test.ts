@@ -208,7 +208,7 @@ describe.skipIf(!HAPROXY)('the generated haproxy configuration', () => {
       ['10.0.0.11:8080', ...cluster.clusterNodeUrls.map((u) => new URL(u).host)].map((a, i) => `    server node${i + 1} ${a}`),
     )
     expect(config).toContain('    option httpchk GET /api/system/ping\n    http-check expect status 200\n')
-    expect(config).toContain('    balance roundrobin\n')
+    expect(config).toContain('    balance leastconn\n')
     expect(config).not.toMatch(/stick|balance source|cookie/)
     if (cluster.clusterNodeUrls.length) {
       expect(config).toContain('    retry-on conn-failure empty-response\n')

@@ -93,7 +93,10 @@ export function haproxyConfig(proxy: ReverseProxy, fallbackUpstream: string): st
     `    default_backend ${name}`,
     '',
     `backend ${name}`,
-    '    balance roundrobin',
+    // Each request to the node with the fewest in flight: requests last from a millisecond (a
+    // packument) to minutes (a large layer), and a node held up (a pause, a busy core) gets fewer
+    // meanwhile, where round robin kept sending it its share while the others waited idle.
+    '    balance leastconn',
     '    option httpchk GET /api/system/ping',
     '    http-check expect status 200',
     ...(cluster ? FAILOVER : ['    default-server check inter 2s fall 2 rise 2']),

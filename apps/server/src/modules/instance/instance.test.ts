@@ -305,6 +305,7 @@ describe('reverse proxies', () => {
     expect((await send('PUT', '/admin/reverseProxies/edge-nginx', changed)).statusCode).toBe(200)
     const nginx = (await get('/admin/reverseProxies/edge-nginx/nginx', admin)).json().config as string
     expect(nginx).toContain('listen 8081;')
+    expect(nginx).not.toContain('least_conn') // one node: nothing to balance
     expect(nginx).toContain('rewrite ^/v2/(.+)$ /v2/$repo/$1 break;')
     expect((await get('/system/configuration/webServer', admin)).json().reverseProxies).toEqual(['edge-nginx'])
     expect((await send('DELETE', '/admin/reverseProxies/edge-nginx')).statusCode).toBe(204)
@@ -321,6 +322,7 @@ describe('reverse proxies', () => {
     expect((await send('POST', '/admin/reverseProxies', cluster)).statusCode).toBe(201)
     const nginx = (await get('/admin/reverseProxies/edge-cluster/nginx', admin)).json().config as string
     // Each node once, with passive health; only connection failures move a request, never Trove's own 502 or 503.
+    expect(nginx).toContain('    least_conn;\n')
     expect(nginx.match(/^ {4}server .*;$/gm)).toEqual([
       '    server 10.0.0.11:8080 max_fails=1 fail_timeout=10s;',
       '    server 10.0.0.12:8080 max_fails=1 fail_timeout=10s;',

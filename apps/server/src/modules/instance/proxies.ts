@@ -116,6 +116,8 @@ export function nginxConfig(proxy: ReverseProxy, fallbackUpstream: string): stri
     '## Put this file in /etc/nginx/conf.d/ and reload nginx.',
     '',
     `upstream ${upstreamName} {`,
+    // Each request to the node with the fewest in flight (see haproxyConfig.ts: balance leastconn).
+    ...(cluster ? ['    least_conn;'] : []),
     // Passive health: a node that fails a request is left out for 10 s, then tried again.
     ...servers.map((server) => `    server ${server}${cluster ? ' max_fails=1 fail_timeout=10s' : ''};`),
     '    keepalive 32;',
