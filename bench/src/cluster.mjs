@@ -22,11 +22,13 @@
 // binaries, haproxy and skopeo.
 //
 // TROVE_BENCH_CLUSTER_NODE_CPU=0.15 gives each node that much CPU of its own (a cgroup CPU quota
-// per node process, as root) and runs only the mixed loads as fast as they go: one node against
-// three, each as if on cores of its own, the rest of the machine left to PostgreSQL, s3rver,
-// haproxy and the load generator. The clients grow with the nodes there (20 connections per node),
-// so each node is offered the same work; haproxy's health checks must keep passing (a node held
-// to too little CPU answers its ping late and is taken out).
+// per node process, as root) and runs only the mixed loads: as fast as they go, and at
+// TROVE_BENCH_CLUSTER_QUOTA_RATE (default 200, 0 for none) requests a second per node; one node
+// against three, each as if on cores of its own, the rest of the machine left to PostgreSQL,
+// s3rver, haproxy and the load generator. The clients grow with the nodes there (20 connections
+// per node), so each node is offered the same work; haproxy's health checks must keep passing (a
+// node held to too little CPU answers its ping late and is taken out). TROVE_BENCH_NODE_FLAGS
+// passes Node.js flags to every node (`--cpu-prof --cpu-prof-dir=DIR`: a CPU profile each).
 //
 // TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone.
 import crypto from 'node:crypto'
@@ -59,6 +61,8 @@ const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
 const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
 const ONLY = process.env.TROVE_BENCH_CLUSTER_ONLY
+/** With NODE_CPU: requests a second per node of the loads at a set rate (0: none). */
+const QUOTA_RATE = Number(process.env.TROVE_BENCH_CLUSTER_QUOTA_RATE ?? 200)
 /** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
 const WARM_S = 3
 const FIRST_WARM_S = 10
@@ -276,6 +280,7 @@ async function scaleOut({ row, dir, work, stops, postgres, s3, shared }) {
       for (const q of quotas) q.remove()
     })
     const throttled = { 1: 0, 3: 0 }
+    const atRate = { 1: [], 3: [] }
     for (let r = 0; r < ROUNDS; r++) {
       for (const n of r % 2 === 0 ? [1, 3] : [3, 1]) {
         const [url, haproxy] = n === 1 ? [lb1, haproxy1] : [lb3, haproxy3]
@@ -283,10 +288,16 @@ async function scaleOut({ row, dir, work, stops, postgres, s3, shared }) {
         const procs = { ...cluster, haproxy: haproxy.pid }
         results[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, 0, CONNECTIONS * n))
         throttled[n] += quotas.reduce((sum, q) => sum + q.throttledSeconds(), 0) - before
+        // The same rate per node, below what a node's share allows: the cluster's own cost per
+        // request, apart from how busy each node is.
+        if (QUOTA_RATE > 0) {
+          atRate[n].push(await load(url, procs, data, token, await bearer(), WARM_S, LOAD_S, QUOTA_RATE * n, CONNECTIONS * n))
+        }
       }
     }
     loadRows(row, results, LOAD_S)
     quotaRows(row, results, NODE_CPU, throttled)
+    if (QUOTA_RATE > 0) rateRow(row, atRate, QUOTA_RATE)
     return { done: true }
   }
   const atRate = { 1: [], 3: [] }

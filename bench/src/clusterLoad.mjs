@@ -3,7 +3,7 @@
 import os from 'node:os'
 import autocannon from 'autocannon'
 import { mix } from './clusterData.mjs'
-import { cpuSeconds, machineCpu } from './clusterProcesses.mjs'
+import { cpuSeconds, cpuSplit, machineCpu } from './clusterProcesses.mjs'
 
 export const CONNECTIONS = 20
 /** The processes whose CPU is counted, by role. */
@@ -27,6 +27,7 @@ function cpuNow(procs) {
   const own = process.cpuUsage()
   return {
     trove: procs.nodes.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    troveSystem: procs.nodes.reduce((sum, pid) => sum + cpuSplit(pid).system, 0),
     haproxy: procs.haproxy ? cpuSeconds(procs.haproxy) : 0,
     postgres: procs.postgres.cpu(),
     s3rver: cpuSeconds(procs.s3rver),
@@ -52,6 +53,8 @@ async function measured(url, requests, seconds, procs, rate = 0, connections = C
     seconds: r.duration,
     connections,
     cpu,
+    // Of Trove's, the seconds in the kernel (sockets, files, scheduling).
+    troveSystem: after.troveSystem - before.troveSystem,
     // Cores the whole machine kept busy meanwhile, ours and everyone else's.
     busyCores: (after.machine.busy - before.machine.busy) / wall,
   }

@@ -40,6 +40,12 @@ export function cpuSeconds(pid) {
   return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS : 0
 }
 
+/** A process's CPU seconds in user space and in the kernel (utime and stime, its threads included). */
+export function cpuSplit(pid) {
+  const f = stat(pid)
+  return f ? { user: Number(f[11]) / TICKS, system: Number(f[12]) / TICKS } : { user: 0, system: 0 }
+}
+
 /** CPU seconds of a process and of its living children (PostgreSQL: the postmaster and its backends). */
 export function treeCpuSeconds(pid) {
   let total = cpuSeconds(pid)

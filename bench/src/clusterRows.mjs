@@ -50,7 +50,10 @@ export function loadRows(row, results, seconds) {
       null,
       `Trove ${f2(used.trove)}, haproxy ${f2(used.haproxy)}, PostgreSQL ${f2(used.postgres)}, s3rver ${f2(used.s3rver)}, ` +
         `autocannon ${f2(used.load)}, other work on the machine ${f2(Math.max(0, busy - ours))}; per request: Trove ` +
-        `${us(total('trove'), requests)} µs, haproxy ${us(total('haproxy'), requests)}, PostgreSQL ${us(total('postgres'), requests)}, ` +
+        `${us(total('trove'), requests)} µs (${us(
+          runs.reduce((s, r) => s + r.troveSystem, 0),
+          requests,
+        )} of them in the kernel), haproxy ${us(total('haproxy'), requests)}, PostgreSQL ${us(total('postgres'), requests)}, ` +
         `s3rver ${us(total('s3rver'), requests)}, autocannon ${us(total('load'), requests)}`,
     )
   }
@@ -94,6 +97,11 @@ export function quotaRows(row, results, cores, throttled) {
 export function rateRow(row, results, rate) {
   const perRequest = (runs) => (runs.reduce((s, r) => s + r.cpu.trove, 0) / runs.reduce((s, r) => s + r.requests, 0)) * 1e6
   const [one, three] = [perRequest(results[1]), perRequest(results[3])]
+  const kernel = (runs) =>
+    us(
+      runs.reduce((s, r) => s + r.troveSystem, 0),
+      runs.reduce((s, r) => s + r.requests, 0),
+    )
   const rps = (runs) => median(runs.map((r) => r.rps)).toFixed(0)
   const busy = (runs) => f2(median(runs.map((r) => r.busyCores)))
   row(
@@ -102,7 +110,8 @@ export function rateRow(row, results, rate) {
     'µs',
     `flat (≤ ${FLAT}×)`,
     three / one <= FLAT,
-    `${f2(three / one)}×; ${rps(results[1])} req/s through one node, ${rps(results[3])} through three (asked ${rate} and ${3 * rate}); ` +
+    `${f2(three / one)}× (in the kernel ${kernel(results[1])} → ${kernel(results[3])} µs); ${rps(results[1])} req/s through one ` +
+      `node, ${rps(results[3])} through three (asked ${rate} and ${3 * rate}); ` +
       `machine busy ${busy(results[1])} and ${busy(results[3])} cores; ${results[1].length} rounds of ${results[1][0].seconds} s each`,
   )
 }

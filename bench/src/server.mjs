@@ -5,6 +5,11 @@ import os from 'node:os'
 import path from 'node:path'
 
 const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).pathname
+/**
+ * Node.js flags for every server the bench starts, from TROVE_BENCH_NODE_FLAGS (space-separated):
+ * `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when it stops.
+ */
+const NODE_FLAGS = (process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -24,7 +29,7 @@ export async function startServer(env = {}) {
   const port = env.TROVE_PORT ? Number(env.TROVE_PORT) : await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], {
     env: {
       ...process.env,
       TROVE_DATA_DIR: dataDir,
