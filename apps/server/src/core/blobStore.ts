@@ -422,13 +422,12 @@ export class BlobStore {
     const hasher = options.sha256Only
       ? new StreamHasher([], { legacy: false })
       : new StreamHasher(options.allSums ? ['sha1', 'md5'] : declaredLater(expected))
-    const limit = this.maxBytes
     let size = 0
     let info: BlobInfo
     try {
       const counted = hashingStream(hasher, (bytes) => {
         size += bytes
-        return size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined
+        return this.tooLarge(size)
       })
       await pipeline(input, counted, new BlobFileWriter(tmpFile, 'wx'))
       // fsync (through a second descriptor: it flushes the file's data all the same) while the
@@ -456,13 +455,11 @@ export class BlobStore {
     const tempKey = s3.tempKey(`${this.owner}~${Date.now()}-${crypto.randomBytes(8).toString('hex')}`)
     // With a bucket, nothing is left for later: reading an object back to hash it costs more than hashing it now.
     const hasher = options.sha256Only ? new StreamHasher([], { legacy: false }) : new StreamHasher(['sha1', 'md5'])
-    const limit = this.maxBytes
     let info: BlobInfo
     try {
       const size = await streamToObject(s3, tempKey, input, hasher, {
         length: options.length,
-        tooLarge: (size) =>
-          size > limit ? new HttpError(413, `The upload is larger than the limit of ${limit} bytes`) : undefined,
+        tooLarge: (size) => this.tooLarge(size),
         what: 'upload',
       })
       info = { ...(await hasher.digest()), size }
@@ -488,7 +485,8 @@ export class BlobStore {
     let size = 0
     for await (const chunk of input) {
       size += (chunk as Buffer).length
-      if (size > this.maxBytes) throw new HttpError(413, `The upload is larger than the limit of ${this.maxBytes} bytes`)
+      const tooLarge = this.tooLarge(size)
+      if (tooLarge) throw tooLarge
       if (size > length) throw new Error(`the body is longer than its ${length} bytes`)
       chunks.push(chunk as Buffer)
     }
@@ -528,6 +526,11 @@ export class BlobStore {
       throw error
     }
     if (!info.sha1 || !info.md5) await this.completeLater(info)
+  }
+
+  /** The error of an upload that has passed the store's limit at `size` bytes, or undefined. */
+  private tooLarge(size: number): HttpError | undefined {
+    return size > this.maxBytes ? new HttpError(413, `The upload is larger than the limit of ${this.maxBytes} bytes`) : undefined
   }
 
   private checkExpected(info: BlobInfo, expected: Expected): void {
