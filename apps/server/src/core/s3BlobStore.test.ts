@@ -238,6 +238,29 @@ describe('blobs in an S3-compatible bucket', () => {
     expect(sha256(Buffer.from(await back.arrayBuffer()))).toBe(sha256(data))
   }, 120_000)
 
+  it('fails a request the bucket server takes and never answers, as the blob store being unavailable', async () => {
+    // Accepts, reads, says nothing (a stalled service, a network that drops the answers).
+    const sockets: net.Socket[] = []
+    const silent = net.createServer((socket) => {
+      sockets.push(socket)
+      socket.resume()
+    })
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const endpoint = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`
+    const objects = new S3Objects({ ...(t.config.repositories.s3 as S3Settings), endpoint }, 300)
+    try {
+      await expect(objects.size(objects.blobKey('0'.repeat(64)))).rejects.toBeInstanceOf(BlobStoreUnavailable)
+      await expect(objects.upload(objects.tempKey('silent'), Readable.from([Buffer.alloc(1000)]), 1000)).rejects.toBeInstanceOf(
+        BlobStoreUnavailable,
+      )
+      expect(sockets.length).toBeGreaterThan(0)
+    } finally {
+      objects.destroy()
+      for (const socket of sockets) socket.destroy()
+      silent.close()
+    }
+  }, 30_000)
+
   it('fails an upload the bucket server was killed and restarted in the middle of, keeps nothing of it, and takes its retry', async () => {
     const objects = new S3Objects(t.config.repositories.s3 as S3Settings)
     const store = new BlobStore(tempDir(), t.app.db.kysely, 1 << 30, undefined, 'restart', objects)

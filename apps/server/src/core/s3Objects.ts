@@ -74,6 +74,12 @@ const isMissing = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey')
 
+const nothing = () => {}
+const SILENT = { trace: nothing, debug: nothing, info: nothing, warn: nothing, error: nothing }
+
+/** A request to the bucket fails after this long without a byte either way. */
+const SILENCE_MS = 120_000
+
 /**
  * The objects of the blob store's bucket, through the AWS SDK v3 client: blobs under
  * `<prefix>blobs/ab/cd/<sha256>`, uploads in progress under `<prefix>tmp/<owner>~…`.
@@ -86,20 +92,29 @@ export class S3Objects {
    */
   private readonly streamClient: S3Client
 
-  constructor(readonly settings: S3Settings) {
+  /** `silenceMs`: how long a request may go without a byte either way before it fails (tests shorten it). */
+  constructor(
+    readonly settings: S3Settings,
+    silenceMs = SILENCE_MS,
+  ) {
     // The SDK warns on Node.js 20 that its releases after January 2027 need 22. Trove runs on 20 with
     // the SDK release its lock file pins, so the warning says nothing to an operator: it is off.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
-    this.client = S3Objects.clientOf(settings)
-    this.streamClient = S3Objects.clientOf(settings, 1)
+    this.client = S3Objects.clientOf(settings, silenceMs)
+    this.streamClient = S3Objects.clientOf(settings, silenceMs, 1)
   }
 
-  private static clientOf(settings: S3Settings, maxAttempts?: number): S3Client {
+  private static clientOf(settings: S3Settings, silenceMs: number, maxAttempts?: number): S3Client {
     return new S3Client({
       ...(maxAttempts ? { maxAttempts } : {}),
       region: settings.region,
-      // A bucket server that stops answering fails the request (the SDK retries it) instead of holding it.
-      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+      // A bucket server that stops answering fails the request (the SDK retries it) instead of
+      // holding it: after a silence on the socket (socketTimeout), not after a total time, which
+      // would cut a large transfer that is still moving (the SDK's requestTimeout now only warns).
+      requestHandler: { connectionTimeout: 10_000, socketTimeout: silenceMs },
+      // The SDK's own lines (a failed streamed request) would go to the console; Trove reports the
+      // failure itself, in its log and in the answer.
+      logger: SILENT,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials:
