@@ -1,6 +1,8 @@
 // npm run bench -- cluster: Trove scaled out, on one machine. Three built nodes on one PostgreSQL
-// server of the bench's own and one S3-compatible bucket (s3rver), one master key, behind haproxy
-// run from the configuration Trove generates; then:
+// server of the bench's own and one S3-compatible bucket (Ceph's radosgw on a one-node Ceph cluster
+// where Debian's radosgw, ceph-mon and ceph-osd are installed, else s3rver;
+// TROVE_BENCH_CLUSTER_S3=rgw or s3rver chooses), one master key, behind haproxy run from the
+// configuration Trove generates; then:
 //
 // 1. a mixed load (npm, PyPI, OCI reads and 2% generic deploys, clusterData.mjs) with autocannon
 //    through haproxy to one node and to all three, in alternating rounds: req/s, p50 and p99, and
@@ -39,7 +41,17 @@ import { pushPullRounds, skopeoClient, summarize } from './clusterBlob.mjs'
 import { publishSeen, revocationSeen } from './clusterChanges.mjs'
 import { accessToken, npmPublish, registryToken, seed } from './clusterData.mjs'
 import { CONNECTIONS, costByRate, crossNodeWrites, kindCosts, load, warmUp } from './clusterLoad.mjs'
-import { cpuQuota, HAPROXY, PG_BIN, startHaproxy, startPostgres, startS3 } from './clusterProcesses.mjs'
+import {
+  bucketLabel,
+  cpuQuota,
+  HAPROXY,
+  PG_BIN,
+  RGW,
+  startHaproxy,
+  startPostgres,
+  startRgw,
+  startS3,
+} from './clusterProcesses.mjs'
 import {
   blobRows,
   changeRows,
@@ -61,6 +73,11 @@ const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
 const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
 const ONLY = process.env.TROVE_BENCH_CLUSTER_ONLY
+/**
+ * The S3-compatible service: Ceph's gateway (`rgw`: Debian's radosgw, ceph-mon and ceph-osd) where
+ * they are installed, else s3rver (the tests' stand-in, a Node.js process of its own).
+ */
+const S3_SERVICE = process.env.TROVE_BENCH_CLUSTER_S3 ?? (RGW ? 'rgw' : 's3rver')
 /** With NODE_CPU: requests a second per node of the loads at a set rate (0: none). */
 const QUOTA_RATE = Number(process.env.TROVE_BENCH_CLUSTER_QUOTA_RATE ?? 200)
 /** Unmeasured seconds of the mix before each measured load, and through all three nodes before the first. */
@@ -109,6 +126,10 @@ async function prepare(node) {
 }
 
 export async function benchCluster(row) {
+  if (S3_SERVICE === 'rgw' && !RGW) {
+    row('cluster', 'n/a', '', '', false, 'TROVE_BENCH_CLUSTER_S3=rgw needs radosgw, ceph-mon and ceph-osd (apt-get install)')
+    return
+  }
   if (!PG_BIN || !HAPROXY) {
     row('cluster', 'n/a', '', '', false, 'PostgreSQL binaries (/usr/lib/postgresql) and haproxy are needed')
     return
@@ -126,7 +147,7 @@ export async function benchCluster(row) {
     await postgres.createDatabase('trove_cluster')
     await postgres.createDatabase('trove_disk')
     await postgres.createDatabase('trove_streamed')
-    s3 = await startS3(dir('s3'), ['cluster/', 'streamed/'])
+    s3 = S3_SERVICE === 'rgw' ? await startRgw(dir('rgw')) : await startS3(dir('s3'), ['cluster/', 'streamed/'])
     stops.push(() => s3.stop('SIGKILL'))
 
     const common = { TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD, TROVE_UPLOAD_MAX_SIZE: String(4 * 1024 ** 3) }
@@ -137,8 +158,8 @@ export async function benchCluster(row) {
       TROVE_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
       TROVE_BLOB_STORE: 's3://trove/cluster',
       TROVE_S3_ENDPOINT: s3.endpoint,
-      TROVE_S3_ACCESS_KEY_ID: 'S3RVER',
-      TROVE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+      TROVE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      TROVE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       TROVE_S3_FORCE_PATH_STYLE: 'true',
     }
     let kindsOnS3
@@ -204,6 +225,7 @@ export async function benchCluster(row) {
       ],
       s3Pid: s3.pid,
       s3Endpoint: s3.endpoint,
+      s3Keys: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
       password: ADMIN_PASSWORD,
       rounds: BLOB_ROUNDS,
       mb: BLOB_MB,
@@ -225,7 +247,7 @@ export async function benchCluster(row) {
       for (const line of nodeErrors(path.join(work, name))) console.error(`${name}: ${line}`)
     }
     const s3ended = s3?.ended()
-    if (s3ended) console.error(`s3rver ${s3ended}`)
+    if (s3ended) console.error(`${bucketLabel()} ${s3ended}`)
     row('cluster', 'failed', '', '', false, error.message.split('\n')[0])
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {})

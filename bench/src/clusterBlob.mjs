@@ -2,7 +2,7 @@
 // and through one whose blobs are on its local disk, in alternating rounds of the same run.
 import fs from 'node:fs'
 import path from 'node:path'
-import { cpuSeconds } from './clusterProcesses.mjs'
+import { cpuOf } from './clusterProcesses.mjs'
 import { debianSkopeo } from './debianSkopeo.mjs'
 import { run } from './exec.mjs'
 import { buildLayout, pullRoot } from './oci.mjs'
@@ -43,13 +43,13 @@ function uploadTimes(dataDir, image) {
 }
 
 async function timed(pids, fn) {
-  const before = pids.map(cpuSeconds)
+  const before = pids.map(cpuOf)
   const client = childCpuSeconds()
   const started = performance.now()
   await fn()
   return {
     seconds: (performance.now() - started) / 1000,
-    cpu: pids.map((pid, i) => cpuSeconds(pid) - before[i]),
+    cpu: pids.map((pid, i) => cpuOf(pid) - before[i]),
     client: childCpuSeconds() - client,
   }
 }
@@ -60,21 +60,20 @@ async function timed(pids, fn) {
  * removed (what a node does to keep a pushed layer), then read whole. Seconds of each, and
  * s3rver's CPU.
  */
-async function bucketAlone(endpoint, s3Pid, file, name) {
+async function bucketAlone(endpoint, keys, s3Pid, file, name) {
   const { S3Objects } = await import(new URL('../../apps/server/dist/src/core/s3Objects.js', import.meta.url).href)
   const s3 = new S3Objects({
     bucket: 'trove',
     prefix: 'alone/',
     endpoint,
     region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
+    ...keys,
     forcePathStyle: true,
     presignAboveBytes: 0,
   })
   try {
     const size = fs.statSync(file).size
-    const cpu = cpuSeconds(s3Pid)
+    const cpu = cpuOf(s3Pid)
     const t0 = performance.now()
     // Of a known length, as a node sends a chunk whose request gives its length: one PUT.
     await s3.upload(s3.tempKey(name), fs.createReadStream(file, { highWaterMark: 1 << 20 }), size)
@@ -86,7 +85,7 @@ async function bucketAlone(endpoint, s3Pid, file, name) {
     const t3 = performance.now()
     if (read !== size) throw new Error(`read ${read} bytes of ${size} from the bucket`)
     await s3.delete(s3.blobKey(name.padEnd(64, '0')))
-    return { upload: (t1 - t0) / 1000, copy: (t2 - t1) / 1000, read: (t3 - t2) / 1000, s3rverCpu: cpuSeconds(s3Pid) - cpu }
+    return { upload: (t1 - t0) / 1000, copy: (t2 - t1) / 1000, read: (t3 - t2) / 1000, s3rverCpu: cpuOf(s3Pid) - cpu }
   } finally {
     s3.destroy()
   }
@@ -98,7 +97,7 @@ async function bucketAlone(endpoint, s3Pid, file, name) {
  * alone. A target is `{ name, host, dataDir, pid }`; `s3Pid` is s3rver's, whose CPU is read around
  * every transfer.
  */
-export async function pushPullRounds({ targets, s3Pid, s3Endpoint, password, rounds, mb, work, skopeo }) {
+export async function pushPullRounds({ targets, s3Pid, s3Endpoint, s3Keys, password, rounds, mb, work, skopeo }) {
   const pulled = pullRoot(work)
   const into = path.join(pulled, 'copy')
   const creds = `admin:${password}`
@@ -124,7 +123,7 @@ export async function pushPullRounds({ targets, s3Pid, s3Endpoint, password, rou
         results[target.name].push({ bytes: layerSize, push, pull, upload: uploadTimes(target.dataDir, image) })
       }
       const layer = path.join(layout, 'blobs', 'sha256', layerHex)
-      results.bucket.push({ bytes: layerSize, ...(await bucketAlone(s3Endpoint, s3Pid, layer, `round${r}`)) })
+      results.bucket.push({ bytes: layerSize, ...(await bucketAlone(s3Endpoint, s3Keys, s3Pid, layer, `round${r}`)) })
       fs.rmSync(dir, { recursive: true, force: true })
     }
   } finally {

@@ -3,7 +3,7 @@
 import os from 'node:os'
 import autocannon from 'autocannon'
 import { mix } from './clusterData.mjs'
-import { cpuSeconds, cpuSplit, machineCpu } from './clusterProcesses.mjs'
+import { cpuOf, cpuSeconds, cpuSplit, machineCpu } from './clusterProcesses.mjs'
 
 export const CONNECTIONS = 20
 /** The processes whose CPU is counted, by role. */
@@ -30,7 +30,7 @@ function cpuNow(procs) {
     troveSystem: procs.nodes.reduce((sum, pid) => sum + cpuSplit(pid).system, 0),
     haproxy: procs.haproxy ? cpuSeconds(procs.haproxy) : 0,
     postgres: procs.postgres.cpu(),
-    s3rver: cpuSeconds(procs.s3rver),
+    s3rver: cpuOf(procs.s3rver),
     load: (own.user + own.system) / 1e6,
     machine: machineCpu(),
   }

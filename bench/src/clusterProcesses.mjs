@@ -1,6 +1,7 @@
 // The processes around a Trove cluster on one machine, for the cluster bench: a PostgreSQL server
 // of its own, s3rver, haproxy; and what each of them (and the machine) spent in CPU, from /proc.
 import { spawn } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
@@ -114,6 +115,7 @@ function owned(child) {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   return {
     pid: child.pid,
+    running: () => child.exitCode === null && child.signalCode === null,
     cpu: () => cpuSeconds(child.pid),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return
@@ -161,7 +163,119 @@ export async function startS3(dir, keepPrefixes = []) {
   }
   const ended = () =>
     child.exitCode !== null || child.signalCode !== null ? `exited (${child.signalCode ?? child.exitCode}): ${stderr}` : undefined
-  return { ...owned(child), endpoint, ended }
+  return { ...owned(child), endpoint, ended, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
+}
+
+/** The S3-compatible service the bench started (startS3, startRgw): its name for the rows. */
+let bucketService = 's3rver'
+export const bucketLabel = () => bucketService
+
+/** CPU seconds of one process or of several (a service made of several daemons) together. */
+export function cpuOf(pids) {
+  return [].concat(pids).reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+}
+
+export const RGW = fs.existsSync('/usr/bin/radosgw') && fs.existsSync('/usr/bin/ceph-osd') && fs.existsSync('/usr/bin/ceph-mon')
+
+/**
+ * Ceph's S3 gateway (Debian's radosgw 16) on a one-node Ceph cluster of its own in `dir`: a
+ * monitor, one OSD keeping its objects in memory (memstore: the bench measures the service, not
+ * this machine's disk twice), one radosgw, no authentication between them; a user with keys
+ * `TROVE`/`TROVE-SECRET` and the bucket `trove`. A real S3 service: a copy within the bucket
+ * shares the object's data instead of writing it again, as S3 does. `pid` lists the three daemons.
+ */
+export async function startRgw(dir) {
+  const { S3Client, CreateBucketCommand } = await import(
+    createRequire(new URL('../../apps/server/package.json', import.meta.url)).resolve('@aws-sdk/client-s3')
+  )
+  const [monPort, rgwPort] = [await freePort(), await freePort()]
+  const fsid = crypto.randomUUID()
+  for (const sub of ['run', 'log', 'mon', 'osd']) fs.mkdirSync(path.join(dir, sub), { recursive: true })
+  const conf = path.join(dir, 'ceph.conf')
+  fs.writeFileSync(
+    conf,
+    [
+      '[global]',
+      `fsid = ${fsid}`,
+      `mon host = v1:127.0.0.1:${monPort}`,
+      'auth cluster required = none',
+      'auth service required = none',
+      'auth client required = none',
+      'osd pool default size = 1',
+      'osd pool default min size = 1',
+      'osd pool default pg num = 8',
+      'osd pool default pgp num = 8',
+      'osd objectstore = memstore',
+      // Room for a run's layers (three rounds of 1 GB on two nodes, and the bucket's own): a full
+      // OSD holds every write until space is freed.
+      `memstore device bytes = ${16 * 1024 ** 3}`,
+      'osd crush chooseleaf type = 0',
+      'mon allow pool size one = true',
+      'mon warn on pool no redundancy = false',
+      'ms bind ipv4 = true',
+      `run dir = ${dir}/run`,
+      `log file = ${dir}/log/$name.log`,
+      `admin socket = ${dir}/run/$name.asok`,
+      `pid file = ${dir}/run/$name.pid`,
+      `keyring = ${dir}/keyring`,
+      '[mon.a]',
+      `mon data = ${dir}/mon`,
+      '[osd.0]',
+      `osd data = ${dir}/osd`,
+      '[client.rgw.a]',
+      `rgw frontends = beast endpoint=127.0.0.1:${rgwPort}`,
+      // Deleted objects' data freed within seconds (two hours by default).
+      'rgw gc obj min wait = 0',
+      'rgw gc processor period = 10',
+      '',
+    ].join('\n'),
+  )
+  const c = ['-c', conf]
+  await run('ceph-authtool', ['--create-keyring', `${dir}/keyring`, '--gen-key', '-n', 'mon.', '--cap', 'mon', 'allow *'])
+  await run('monmaptool', ['--create', '--add', 'a', `v1:127.0.0.1:${monPort}`, '--fsid', fsid, `${dir}/monmap`])
+  await run('ceph-mon', [...c, '--mkfs', '-i', 'a', '--monmap', `${dir}/monmap`, '--keyring', `${dir}/keyring`])
+  // Each daemon in the foreground, a child of the bench's.
+  const daemon = (cmd, args) => owned(spawn(cmd, [...c, '-f', ...args], { stdio: 'ignore' }))
+  const daemons = [daemon('ceph-mon', ['-i', 'a'])]
+  const osdUuid = crypto.randomUUID()
+  await run('ceph', [...c, '--connect-timeout', '30', 'osd', 'new', osdUuid])
+  await run('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid])
+  daemons.push(daemon('ceph-osd', ['-i', '0']), daemon('radosgw', ['-n', 'client.rgw.a']))
+  const endpoint = `http://127.0.0.1:${rgwPort}`
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${endpoint}/`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) break
+    if (i > 600) throw new Error(`radosgw did not answer at ${endpoint} (see ${dir}/log)`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const keys = { accessKeyId: 'TROVE', secretAccessKey: 'TROVE-SECRET' }
+  // The SDK's warning that its releases after January 2027 need Node.js 22 (see apps/server's core/s3Objects.ts).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+  await run('radosgw-admin', [
+    ...c,
+    'user',
+    'create',
+    '--uid=trove',
+    '--display-name=trove',
+    `--access-key=${keys.accessKeyId}`,
+    `--secret=${keys.secretAccessKey}`,
+  ])
+  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: keys })
+  await client.send(new CreateBucketCommand({ Bucket: 'trove' }))
+  client.destroy()
+  bucketService = 'Ceph RGW'
+  return {
+    pid: daemons.map((d) => d.pid),
+    endpoint,
+    ...keys,
+    ended: () => (daemons.every((d) => d.running()) ? undefined : `a daemon exited (see ${dir}/log)`),
+    async stop() {
+      for (const d of daemons.reverse()) await d.stop('SIGKILL')
+    },
+  }
 }
 
 /**

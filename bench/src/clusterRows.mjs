@@ -1,6 +1,7 @@
 // The rows of the cluster bench, from what its parts measured.
 import os from 'node:os'
 import { CONNECTIONS, KIND_LABELS, ROLES } from './clusterLoad.mjs'
+import { bucketLabel } from './clusterProcesses.mjs'
 import { median, percentile } from './stats.mjs'
 
 /** CPU per request may grow by this much from one node to three and still count as flat on a shared machine. */
@@ -48,13 +49,13 @@ export function loadRows(row, results, seconds) {
       'cores busy',
       '-',
       null,
-      `Trove ${f2(used.trove)}, haproxy ${f2(used.haproxy)}, PostgreSQL ${f2(used.postgres)}, s3rver ${f2(used.s3rver)}, ` +
+      `Trove ${f2(used.trove)}, haproxy ${f2(used.haproxy)}, PostgreSQL ${f2(used.postgres)}, ${bucketLabel()} ${f2(used.s3rver)}, ` +
         `autocannon ${f2(used.load)}, other work on the machine ${f2(Math.max(0, busy - ours))}; per request: Trove ` +
         `${us(total('trove'), requests)} µs (${us(
           runs.reduce((s, r) => s + r.troveSystem, 0),
           requests,
         )} of them in the kernel), haproxy ${us(total('haproxy'), requests)}, PostgreSQL ${us(total('postgres'), requests)}, ` +
-        `s3rver ${us(total('s3rver'), requests)}, autocannon ${us(total('load'), requests)}`,
+        `${bucketLabel()} ${us(total('s3rver'), requests)}, autocannon ${us(total('load'), requests)}`,
     )
   }
   const [one, three] = [summary['1'], summary['3']]
@@ -154,7 +155,7 @@ export function kindRows(row, onS3, onDisk) {
     const [s, d] = [onS3[kind], onDisk[kind]]
     const per = (r) =>
       `Trove ${us(r.cpu.trove, r.requests)} µs, PostgreSQL ${us(r.cpu.postgres, r.requests)}` +
-      `${r === s ? `, s3rver ${us(r.cpu.s3rver, r.requests)}` : ''}, autocannon ${us(r.cpu.load, r.requests)}`
+      `${r === s ? `, ${bucketLabel()} ${us(r.cpu.s3rver, r.requests)}` : ''}, autocannon ${us(r.cpu.load, r.requests)}`
     const errors = s.errors + d.errors
     row(
       `cluster: alone on one node, ${label}`,
@@ -192,7 +193,7 @@ export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, vers
   const bucketNote = {
     push:
       `; the bucket alone (Trove's S3 client, no Trove) took ${f1(alone((b) => b.upload))} s to upload the layer and ` +
-      `${f1(alone((b) => b.copy))} s to copy it to its final key (s3rver CPU ${f1(alone((b) => b.s3rverCpu))} s for the upload, the copy and a read)`,
+      `${f1(alone((b) => b.copy))} s to copy it to its final key (${bucketLabel()} CPU ${f1(alone((b) => b.s3rverCpu))} s for the upload, the copy and a read)`,
     pull: `; the bucket alone read it at ${alone((b) => b.bytes / 1024 ** 2 / b.read).toFixed(0)} MB/s`,
   }
   const size = mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`
@@ -212,7 +213,7 @@ export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, vers
       'S3 ≥ 0.8× disk',
       ratio >= 0.8,
       `${f2(ratio)}×; medians of ${rounds} (S3 ${rates(s)}; disk ${rates(d)}), skopeo ${version}; CPU: Trove ${f1(s.cpu)} s on S3, ` +
-        `${f1(d.cpu)} s on disk; s3rver ${f1(s.s3rverCpu)} s; skopeo ${f1(s.client)} / ${f1(d.client)} s${extra}${bucketNote[way]}` +
+        `${f1(d.cpu)} s on disk; ${bucketLabel()} ${f1(s.s3rverCpu)} s; skopeo ${f1(s.client)} / ${f1(d.client)} s${extra}${bucketNote[way]}` +
         (way === 'pull' ? ' (the layer read from the bucket by a presigned URL; streamed by the node in the next row)' : ''),
     )
   }
@@ -225,6 +226,6 @@ export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, vers
     'MB/s',
     '-',
     true,
-    `${f2(s.rate / d.rate)}×; medians of ${rounds} (S3 ${rates(s)}); CPU: Trove ${f1(s.cpu)} s, s3rver ${f1(s.s3rverCpu)} s, skopeo ${f1(s.client)} s`,
+    `${f2(s.rate / d.rate)}×; medians of ${rounds} (S3 ${rates(s)}); CPU: Trove ${f1(s.cpu)} s, ${bucketLabel()} ${f1(s.s3rverCpu)} s, skopeo ${f1(s.client)} s`,
   )
 }
