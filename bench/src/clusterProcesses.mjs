@@ -237,44 +237,51 @@ export async function startRgw(dir) {
   // Each daemon in the foreground, a child of the bench's.
   const daemon = (cmd, args) => owned(spawn(cmd, [...c, '-f', ...args], { stdio: 'ignore' }))
   const daemons = [daemon('ceph-mon', ['-i', 'a'])]
-  const osdUuid = crypto.randomUUID()
-  await run('ceph', [...c, '--connect-timeout', '30', 'osd', 'new', osdUuid])
-  await run('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid])
-  daemons.push(daemon('ceph-osd', ['-i', '0']), daemon('radosgw', ['-n', 'client.rgw.a']))
-  const endpoint = `http://127.0.0.1:${rgwPort}`
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${endpoint}/`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) break
-    if (i > 600) throw new Error(`radosgw did not answer at ${endpoint} (see ${dir}/log)`)
-    await new Promise((r) => setTimeout(r, 100))
+  const stop = async () => {
+    for (const d of [...daemons].reverse()) await d.stop('SIGKILL')
   }
+  const endpoint = `http://127.0.0.1:${rgwPort}`
   const keys = { accessKeyId: 'TROVE', secretAccessKey: 'TROVE-SECRET' }
-  // The SDK's warning that its releases after January 2027 need Node.js 22 (see apps/server's core/s3Objects.ts).
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
-  await run('radosgw-admin', [
-    ...c,
-    'user',
-    'create',
-    '--uid=trove',
-    '--display-name=trove',
-    `--access-key=${keys.accessKeyId}`,
-    `--secret=${keys.secretAccessKey}`,
-  ])
-  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: keys })
-  await client.send(new CreateBucketCommand({ Bucket: 'trove' }))
-  client.destroy()
+  try {
+    const osdUuid = crypto.randomUUID()
+    await run('ceph', [...c, '--connect-timeout', '30', 'osd', 'new', osdUuid])
+    await run('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid])
+    daemons.push(daemon('ceph-osd', ['-i', '0']), daemon('radosgw', ['-n', 'client.rgw.a']))
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${endpoint}/`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (up) break
+      if (i > 600) throw new Error(`radosgw did not answer at ${endpoint} (see ${dir}/log)`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    // The SDK's warning that its releases after January 2027 need Node.js 22 (see apps/server's core/s3Objects.ts).
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+    await run('radosgw-admin', [
+      ...c,
+      'user',
+      'create',
+      '--uid=trove',
+      '--display-name=trove',
+      `--access-key=${keys.accessKeyId}`,
+      `--secret=${keys.secretAccessKey}`,
+    ])
+    const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: keys })
+    await client.send(new CreateBucketCommand({ Bucket: 'trove' }))
+    client.destroy()
+  } catch (error) {
+    // Nothing of a cluster that did not come up is left running.
+    await stop()
+    throw error
+  }
   bucketService = 'Ceph RGW'
   return {
     pid: daemons.map((d) => d.pid),
     endpoint,
     ...keys,
     ended: () => (daemons.every((d) => d.running()) ? undefined : `a daemon exited (see ${dir}/log)`),
-    async stop() {
-      for (const d of daemons.reverse()) await d.stop('SIGKILL')
-    },
+    stop,
   }
 }
 
