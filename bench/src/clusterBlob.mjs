@@ -1,4 +1,4 @@
-// A large layer pushed and pulled with skopeo through a node whose blobs are in the bucket (s3rver)
+// A large layer pushed and pulled with skopeo through a node whose blobs are in the bucket (Ceph's gateway or s3rver)
 // and through one whose blobs are on its local disk, in alternating rounds of the same run.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -58,7 +58,7 @@ async function timed(pids, fn) {
  * The bucket alone, with no Trove in between: the layer uploaded with Trove's own S3 client and
  * settings (one PUT, its length known) under a temp key, copied to its final key and the temp
  * removed (what a node does to keep a pushed layer), then read whole. Seconds of each, and
- * s3rver's CPU.
+ * the bucket service's CPU.
  */
 async function bucketAlone(endpoint, keys, s3Pid, file, name) {
   const { S3Objects } = await import(new URL('../../apps/server/dist/src/core/s3Objects.js', import.meta.url).href)
@@ -94,7 +94,7 @@ async function bucketAlone(endpoint, keys, s3Pid, file, name) {
 /**
  * `rounds` rounds, each with a new layer of `mb` MB (so nothing is stored already): pushed to and
  * pulled from each target in turn, the order alternating between rounds, then through the bucket
- * alone. A target is `{ name, host, dataDir, pid }`; `s3Pid` is s3rver's, whose CPU is read around
+ * alone. A target is `{ name, host, dataDir, pid }`; `s3Pid` is the bucket service's (a pid or several), whose CPU is read around
  * every transfer.
  */
 export async function pushPullRounds({ targets, s3Pid, s3Endpoint, s3Keys, password, rounds, mb, work, skopeo }) {
@@ -133,7 +133,7 @@ export async function pushPullRounds({ targets, s3Pid, s3Endpoint, s3Keys, passw
   return results
 }
 
-/** The median of each figure over the rounds, each way: MB/s, CPU seconds (the node, s3rver, skopeo); and the seconds of the upload's requests. */
+/** The median of each figure over the rounds, each way: MB/s, CPU seconds (the node, the bucket service, skopeo); and the seconds of the upload's requests. */
 export function summarize(rounds) {
   const m = (pick) => median(rounds.map(pick))
   const way = (phase) => {

@@ -113,12 +113,13 @@ export async function startPostgres() {
 /** A process the bench started: its pid, its CPU seconds, and a stop that waits for its end. */
 function owned(child) {
   const exited = new Promise((resolve) => child.once('exit', resolve))
+  const running = () => child.exitCode === null && child.signalCode === null
   return {
     pid: child.pid,
-    running: () => child.exitCode === null && child.signalCode === null,
+    running,
     cpu: () => cpuSeconds(child.pid),
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return
+      if (!running()) return
       child.kill(signal)
       await exited
     },
@@ -161,9 +162,9 @@ export async function startS3(dir, keepPrefixes = []) {
     const res = await fetch(`${endpoint}/trove/${prefix}tmp/.keep`, { method: 'PUT', body: 'keeps the folder' })
     if (res.status !== 200) throw new Error(`s3rver: keep object: ${res.status} ${await res.text()}`)
   }
-  const ended = () =>
-    child.exitCode !== null || child.signalCode !== null ? `exited (${child.signalCode ?? child.exitCode}): ${stderr}` : undefined
-  return { ...owned(child), endpoint, ended, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
+  const server = owned(child)
+  const ended = () => (server.running() ? undefined : `exited (${child.signalCode ?? child.exitCode}): ${stderr}`)
+  return { ...server, endpoint, ended, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
 }
 
 /** The S3-compatible service the bench started (startS3, startRgw): its name for the rows. */
