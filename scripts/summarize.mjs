@@ -24,6 +24,15 @@ const firstLines = (text, n = 6) =>
     .slice(0, n)
     .map((line) => `      ${line.slice(0, 200)}`)
     .join('\n')
+// Vitest reports a test or hook that ran out of time with the stack of where it was declared, whose
+// first line reads "Error: STACK_TRACE_ERROR": say what happened instead. Frames inside vitest itself
+// name nothing of ours.
+const vitestFailure = (text) =>
+  String(text ?? '')
+    .replace(/^Error: STACK_TRACE_ERROR\n/, 'Timed out: the test or hook ran past its time limit\n')
+    .split('\n')
+    .filter((line) => !/^\s*at .*node_modules\/(@vitest|vitest)\//.test(line))
+    .join('\n')
 // Playwright nests suites (files, describes); every spec holds its tests and their attempts.
 function playwrightFailures(suite, name) {
   for (const spec of suite.specs ?? []) {
@@ -60,7 +69,8 @@ for (const [name, outcome] of checks) {
       for (const file of json.testResults) {
         const where = path.relative(process.cwd(), file.name)
         const failedTests = file.assertionResults.filter((a) => a.status === 'failed')
-        for (const a of failedTests) failures.push(`  ${name}: ${where} › ${a.fullName}\n${firstLines(a.failureMessages?.[0])}`)
+        for (const a of failedTests)
+          failures.push(`  ${name}: ${where} › ${a.fullName}\n${firstLines(vitestFailure(a.failureMessages?.[0]))}`)
         if (file.status === 'failed' && failedTests.length === 0)
           failures.push(`  ${name}: ${where}\n${firstLines(file.message)}`)
       }

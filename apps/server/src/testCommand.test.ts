@@ -41,4 +41,18 @@ describe('the test command', () => {
     expect(oneFails.stdout).toContain('1 passed, 1 failed')
     fs.rmSync(dir, { recursive: true, force: true })
   }, 60_000)
+
+  it('says that a test ran out of time, and where it is', () => {
+    const dir = tempDir()
+    fs.mkdirSync(path.join(dir, 'results'))
+    runSuite(dir, 'slow', "it('waits', () => new Promise((r) => setTimeout(r, 2000)), 200)")
+    const summary = summarize(dir)
+    expect(summary.status, summary.stdout).toBe(1)
+    expect(summary.stdout).toContain('slow/one.test.mjs › waits')
+    expect(summary.stdout).toContain('Timed out: the test or hook ran past its time limit')
+    expect(summary.stdout).toMatch(/at .*slow\/one\.test\.mjs:2:/)
+    expect(summary.stdout).not.toContain('@vitest/runner')
+    expect(summary.stdout).not.toContain('STACK_TRACE_ERROR')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }, 60_000)
 })
