@@ -1,10 +1,12 @@
 import cluster from 'node:cluster'
-import { buildApp } from './app.js'
+import type { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
-import { runPrimary } from './core/workers.js'
+import { type EarlyStop, hearStopWhileStarting, runPrimary } from './core/workers.js'
 
 /** Reads the config, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // A worker hears a stop from its first moment (the app's modules load after this, and take a while).
+  const early = cluster.isWorker ? hearStopWhileStarting() : undefined
   let config: Config
   try {
     config = loadConfig(process.env)
@@ -29,21 +31,8 @@ async function main(): Promise<void> {
     return
   }
 
-  // A worker asked to stop while it starts (the node stopping) finishes starting, then stops the
-  // usual way: killed by the signal, it would count as a worker that failed.
-  const early = {
-    signal: undefined as string | undefined,
-    listener: (signal: string) => {
-      early.signal = signal
-    },
-  }
-  if (config.workers.index > 0) {
-    process.on('SIGTERM', early.listener)
-    process.on('SIGINT', early.listener)
-  }
-
   const started = performance.now()
-  const app = await buildApp(config)
+  const app = await (await import('./app.js')).buildApp(config)
   await app.fastify.listen({ port: config.port, host: config.host })
   const address = app.fastify.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -73,13 +62,11 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
 }
 
-function installStop(
-  app: Awaited<ReturnType<typeof buildApp>>,
-  config: Config,
-  early: { signal: string | undefined; listener: (signal: string) => void },
-): void {
-  process.off('SIGTERM', early.listener)
-  process.off('SIGINT', early.listener)
+function installStop(app: Awaited<ReturnType<typeof buildApp>>, config: Config, early: EarlyStop | undefined): void {
+  if (early) {
+    process.off('SIGTERM', early.listener)
+    process.off('SIGINT', early.listener)
+  }
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -95,7 +82,7 @@ function installStop(
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))
   process.once('SIGINT', () => void stop('SIGINT'))
-  if (early.signal) void stop(early.signal)
+  if (early?.signal) void stop(early.signal)
 }
 
 main().catch((error: unknown) => {

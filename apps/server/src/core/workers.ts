@@ -14,7 +14,12 @@ import type { ChangedTables, WriteWatch } from './dbWrites.js'
  *   before the others, starts again a worker that dies, and stops them all on SIGTERM or SIGINT.
  */
 
-type ToPrimary = { t: 'linked' } | { t: 'ready' } | { t: 'writes'; seq: number; tables: string[] } | { t: 'ack'; relay: number }
+type ToPrimary =
+  | { t: 'starting' }
+  | { t: 'linked' }
+  | { t: 'ready' }
+  | { t: 'writes'; seq: number; tables: string[] }
+  | { t: 'ack'; relay: number }
 type ToWorker = { t: 'writes'; relay: number; tables: string[] } | { t: 'acked'; seq: number }
 
 /** How long a writer waits for its siblings to have heard of a write before it answers anyway. */
@@ -34,6 +39,30 @@ const send = (target: Worker | NodeJS.Process, message: ToPrimary | ToWorker) =>
   } catch {
     // the channel is gone: the process is exiting
   }
+}
+
+/** A stop asked of a worker while it starts: done once it has started. */
+export interface EarlyStop {
+  signal: string | undefined
+  listener: (signal: string) => void
+}
+
+/**
+ * A worker's first act: from now on SIGTERM and SIGINT are heard (the stop is done once the worker
+ * has started), and the primary is told so. The primary holds a stop back until then: the signal's
+ * default action would kill the worker, which counts as a worker that failed.
+ */
+export function hearStopWhileStarting(): EarlyStop {
+  const early: EarlyStop = {
+    signal: undefined,
+    listener: (signal) => {
+      early.signal = signal
+    },
+  }
+  process.on('SIGTERM', early.listener)
+  process.on('SIGINT', early.listener)
+  send(process, { t: 'starting' } satisfies ToPrimary)
+  return early
 }
 
 /** A worker's side: tells the primary of its writes and applies those of its siblings. */
@@ -114,6 +143,8 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
   const workers = new Map<number, Worker>()
   /** Workers whose link is up: they take relayed writes. */
   const linked = new Set<Worker>()
+  /** Workers that hear a stop (before that, a signal would kill them). */
+  const hearing = new Set<Worker>()
   let firstReady = false
   const relays = new Map<number, Relay>()
   const restarts: number[] = []
@@ -132,7 +163,10 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
   }
 
   function onMessage(from: Worker, index: number, message: ToPrimary): void {
-    if (message?.t === 'linked') {
+    if (message?.t === 'starting') {
+      hearing.add(from)
+      if (stopping) from.process.kill('SIGTERM')
+    } else if (message?.t === 'linked') {
       linked.add(from)
     } else if (message?.t === 'ready') {
       if (index === 1) firstReady = true
@@ -156,6 +190,7 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
 
   function onExit(index: number, worker: Worker, code: number | null, signal: string | null): void {
     linked.delete(worker)
+    hearing.delete(worker)
     for (const [id] of relays) settle(id, worker)
     if (workers.get(index) === worker) workers.delete(index)
     if (stopping) {
@@ -199,7 +234,8 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
     stopping = true
     exitCode = code
     if (workers.size === 0) process.exit(exitCode)
-    for (const worker of workers.values()) worker.process.kill('SIGTERM')
+    // One that does not hear it yet is told when it says it does.
+    for (const worker of workers.values()) if (hearing.has(worker)) worker.process.kill('SIGTERM')
   }
 
   process.on('SIGTERM', () => stopAll(0))
