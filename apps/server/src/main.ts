@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   }
 
   if (config.workers.count > 1 && cluster.isPrimary) {
-    runPrimary(config.workers.count)
+    runPrimary(config.workers.count, config.shutdownTimeoutMs)
     return
   }
 

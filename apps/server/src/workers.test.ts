@@ -88,11 +88,17 @@ const nodes = async (timeoutMs?: number) =>
     start_time: number
   }[]
 
-const children = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => Number(l.trim()))
-    .filter((n) => n > 0)
+/** The processes `pid` started (ps exits with 1 when there are none). */
+const children = (pid: number) => {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0)
+  } catch {
+    return []
+  }
+}
 
 beforeAll(async () => {
   dataDir = tempDir()
@@ -316,12 +322,15 @@ describe('a node of two worker processes', () => {
     // Killed again, and the node stopped as the new worker process starts (loading its modules,
     // deaf to signals until it says it hears them): it finishes starting, then stops like the other.
     const first = Math.min(...children(primary.pid ?? 0))
-    process.kill(Math.max(...children(primary.pid ?? 0)), 'SIGKILL')
+    const restarted = Math.max(...children(primary.pid ?? 0))
+    process.kill(restarted, 'SIGKILL')
+    // (The killed one stays listed until the primary has reaped it.)
+    const known = [first, restarted, ...workers]
     let starting: number[] = []
     const deadline = Date.now() + 30_000
     while (starting.length === 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10))
-      starting = children(primary.pid ?? 0).filter((pid) => pid !== first && !workers.includes(pid))
+      starting = children(primary.pid ?? 0).filter((pid) => !known.includes(pid))
     }
     step('starting again')
     expect(starting, explain()).toHaveLength(1)
@@ -334,5 +343,67 @@ describe('a node of two worker processes', () => {
     expect(secondLog.match(/"server started"/g), explain()).toHaveLength(3)
     expect(secondLog.match(/"server stopped"/g), explain()).toHaveLength(1)
     // Alone this takes 3-4 s; on a two-core machine eight times oversubscribed, 20 s.
+  }, 120_000)
+})
+
+describe('a node whose worker is frozen', () => {
+  it('kills it once the stop has waited its limit and a margin, and says so', async () => {
+    const dir = tempDir()
+    const node = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        TROVE_DATA_DIR: dir,
+        TROVE_PORT: '0',
+        TROVE_HOST: '127.0.0.1',
+        TROVE_LOG_STDOUT: 'false',
+        TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        TROVE_NODE_ID: 'frozen',
+        TROVE_WORKERS: '2',
+        TROVE_SHUTDOWN_TIMEOUT_MS: '1000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    node.stdout?.on('data', (d) => {
+      out += d
+    })
+    node.stderr?.on('data', (d) => {
+      err += d
+    })
+    const ended = new Promise<number | null>((resolve) => node.once('exit', (code) => resolve(code)))
+    try {
+      const deadline = Date.now() + 60_000
+      let pids: number[] = []
+      const second = path.join(dir, 'logs', 'frozen-w2', 'trove.log')
+      const bothUp = () => fs.existsSync(second) && fs.readFileSync(second, 'utf8').includes('"server started"')
+      while ((pids.length < 2 || !/Trove is running/.test(out) || !bothUp()) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50))
+        pids = children(node.pid ?? 0)
+      }
+      expect(pids, `${out}\n${err}`).toHaveLength(2)
+      const frozen = Math.max(...pids)
+      process.kill(frozen, 'SIGSTOP')
+      const asked = Date.now()
+      node.kill('SIGTERM')
+      const code = await Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))])
+      expect(code, err).toBe(1)
+      // The frozen one's own limit (1 s) cannot end it; the primary waits 10 s more.
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(10_000)
+      expect(err).toContain('Trove: worker 2 did not stop in time; killing')
+      // Gone, or dead and not yet reaped by whoever inherited it.
+      const state = (pid: number) => {
+        try {
+          return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim()
+        } catch {
+          return ''
+        }
+      }
+      for (const pid of pids) expect(state(pid)).toMatch(/^(Z.*)?$/)
+    } finally {
+      for (const pid of children(node.pid ?? 0)) process.kill(pid, 'SIGKILL')
+      if (node.exitCode === null) node.kill('SIGKILL')
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   }, 120_000)
 })

@@ -29,6 +29,8 @@ export const SIBLING_WAIT_MS = 1000
  * `nodes` every few seconds.
  */
 const NOT_RELAYED = new Set(['nodes', 'node_services', 'audit_events', 'signin_failures'])
+/** What the primary allows a stopping worker beyond its own limit (a worker still starting finishes first). */
+const STOP_MARGIN_MS = 10_000
 /** A worker that dies this often in a minute is not started again: the node stops. */
 const MAX_RESTARTS_PER_MINUTE = 5
 
@@ -139,7 +141,12 @@ interface Relay {
  * other, starts again those that die, and stops them all on SIGTERM or SIGINT. It opens no
  * database and serves nothing itself.
  */
-export function runPrimary(count: number, say: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
+export function runPrimary(
+  count: number,
+  /** How long a worker may take to stop (its own limit, TROVE_SHUTDOWN_TIMEOUT_MS); a few seconds more and it is killed. */
+  stopLimitMs: number,
+  say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): void {
   const workers = new Map<number, Worker>()
   /** Workers whose link is up: they take relayed writes. */
   const linked = new Set<Worker>()
@@ -234,6 +241,13 @@ export function runPrimary(count: number, say: (line: string) => void = (l) => p
     stopping = true
     exitCode = code
     if (workers.size === 0) process.exit(exitCode)
+    // A worker that has not stopped by then (it would have ended itself at its own limit) is killed:
+    // a node asked to stop is gone.
+    setTimeout(() => {
+      say(`Trove: ${[...workers.keys()].map((k) => `worker ${k}`).join(', ')} did not stop in time; killing`)
+      for (const worker of workers.values()) worker.process.kill('SIGKILL')
+      process.exit(1)
+    }, stopLimitMs + STOP_MARGIN_MS).unref()
     // One that does not hear it yet is told when it says it does.
     for (const worker of workers.values()) if (hearing.has(worker)) worker.process.kill('SIGTERM')
   }
