@@ -80,8 +80,11 @@ function installStop(app: Awaited<ReturnType<typeof buildApp>>, config: Config, 
     await app.close()
     process.exit(0)
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
+  // A worker hears every signal (the primary sends it again until the worker has gone, and stops
+  // them itself when asked twice); a process of its own ends at once on a second one.
+  const hear = early ? process.on.bind(process) : process.once.bind(process)
+  hear('SIGTERM', () => void stop('SIGTERM'))
+  hear('SIGINT', () => void stop('SIGINT'))
   if (early?.signal) void stop(early.signal)
 }
 

@@ -31,6 +31,8 @@ export const SIBLING_WAIT_MS = 1000
 const NOT_RELAYED = new Set(['nodes', 'node_services', 'audit_events', 'signin_failures'])
 /** What the primary allows a stopping worker beyond its own limit (a worker still starting finishes first). */
 const STOP_MARGIN_MS = 10_000
+/** How often the primary repeats its SIGTERM to workers that are still there. */
+const RESEND_MS = 2000
 /** A worker that dies this often in a minute is not started again: the node stops. */
 const MAX_RESTARTS_PER_MINUTE = 5
 
@@ -248,8 +250,13 @@ export function runPrimary(
       for (const worker of workers.values()) worker.process.kill('SIGKILL')
       process.exit(1)
     }, stopLimitMs + STOP_MARGIN_MS).unref()
-    // One that does not hear it yet is told when it says it does.
-    for (const worker of workers.values()) if (hearing.has(worker)) worker.process.kill('SIGTERM')
+    // One that does not hear it yet is told when it says it does. The signal is sent again every
+    // few seconds until each has gone: a worker restarted a moment before has been seen to miss it.
+    const tell = () => {
+      for (const worker of workers.values()) if (hearing.has(worker)) worker.process.kill('SIGTERM')
+    }
+    tell()
+    setInterval(tell, RESEND_MS).unref()
   }
 
   process.on('SIGTERM', () => stopAll(0))
