@@ -247,8 +247,12 @@ export function runPrimary(
     // a node asked to stop is gone.
     setTimeout(() => {
       say(`Trove: ${[...workers.keys()].map((k) => `worker ${k}`).join(', ')} did not stop in time; killing`)
+      exitCode = 1
+      process.exitCode = 1
       for (const worker of workers.values()) worker.process.kill('SIGKILL')
-      process.exit(1)
+      // The node exits once they have (onExit): its end means its processes are gone. Should an
+      // exit never be reported, it ends anyway.
+      setTimeout(() => process.exit(1), 5000).unref()
     }, stopLimitMs + STOP_MARGIN_MS).unref()
     // One that does not hear it yet is told when it says it does. The signal is sent again every
     // few seconds until each has gone: a worker restarted a moment before has been seen to miss it.
