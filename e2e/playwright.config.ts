@@ -7,7 +7,9 @@ import { chromiumLaunchOptions } from './chromium.mjs'
 // One real server for the run, on a fresh data dir. Workers load this file too and inherit the
 // environment, so they share the same server and directory.
 process.env.TROVE_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-'))
-process.env.TROVE_E2E_PORT ??= String(40000 + Math.floor(Math.random() * 20000))
+// Below the kernel's ephemeral range (32768 and up): a port in it may be taken by any connection's
+// own end at the moment the servers start.
+process.env.TROVE_E2E_PORT ??= String(20000 + Math.floor(Math.random() * 12000))
 export const ADMIN_PASSWORD = 'e2e-admin-password'
 const baseURL = `http://127.0.0.1:${process.env.TROVE_E2E_PORT}`
 /** A second server for journeys that change instance-wide security (MFA for everyone, …). */

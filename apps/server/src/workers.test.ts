@@ -346,57 +346,90 @@ describe('a node of two worker processes', () => {
   }, 120_000)
 })
 
+/** A node of two workers on SQLite, apart from the one above. */
+function spawnNode(dir: string, env: Record<string, string>) {
+  const node = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      TROVE_DATA_DIR: dir,
+      TROVE_PORT: '0',
+      TROVE_HOST: '127.0.0.1',
+      TROVE_LOG_STDOUT: 'false',
+      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      TROVE_WORKERS: '2',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const said = { out: '', err: '' }
+  node.stdout?.on('data', (d) => {
+    said.out += d
+  })
+  node.stderr?.on('data', (d) => {
+    said.err += d
+  })
+  const ended = new Promise<number | null>((resolve) => node.once('exit', (code) => resolve(code)))
+  const end = (limitMs: number) =>
+    Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still running'), limitMs))])
+  const cleanUp = () => {
+    for (const pid of children(node.pid ?? 0)) process.kill(pid, 'SIGKILL')
+    if (node.exitCode === null) node.kill('SIGKILL')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  return { node, said, end, cleanUp }
+}
+
+describe('a node stopped while its first worker starts', () => {
+  it('starts no other worker, and ends', async () => {
+    const dir = tempDir()
+    const { node, said, end, cleanUp } = spawnNode(dir, { TROVE_NODE_ID: 'early' })
+    try {
+      let pids: number[] = []
+      const deadline = Date.now() + 30_000
+      while (pids.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10))
+        pids = children(node.pid ?? 0)
+      }
+      expect(pids).toHaveLength(1)
+      node.kill('SIGTERM')
+      expect(await end(60_000), said.err).toBe(0)
+      expect(() => process.kill(pids[0] ?? 0, 0)).toThrow()
+      // Worker 1 finished starting, then stopped; worker 2 never started.
+      expect(fs.readFileSync(path.join(dir, 'logs', 'trove.log'), 'utf8')).toContain('"server stopped"')
+      expect(fs.existsSync(path.join(dir, 'logs', 'early-w2'))).toBe(false)
+    } finally {
+      cleanUp()
+    }
+  }, 120_000)
+})
+
 describe('a node whose worker is frozen', () => {
   it('kills it once the stop has waited its limit and a margin, and says so', async () => {
     const dir = tempDir()
-    const node = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        TROVE_DATA_DIR: dir,
-        TROVE_PORT: '0',
-        TROVE_HOST: '127.0.0.1',
-        TROVE_LOG_STDOUT: 'false',
-        TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        TROVE_NODE_ID: 'frozen',
-        TROVE_WORKERS: '2',
-        TROVE_SHUTDOWN_TIMEOUT_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    node.stdout?.on('data', (d) => {
-      out += d
-    })
-    node.stderr?.on('data', (d) => {
-      err += d
-    })
-    const ended = new Promise<number | null>((resolve) => node.once('exit', (code) => resolve(code)))
+    const { node, said, end, cleanUp } = spawnNode(dir, { TROVE_NODE_ID: 'frozen', TROVE_SHUTDOWN_TIMEOUT_MS: '1000' })
     try {
       const deadline = Date.now() + 60_000
       let pids: number[] = []
       const second = path.join(dir, 'logs', 'frozen-w2', 'trove.log')
       const bothUp = () => fs.existsSync(second) && fs.readFileSync(second, 'utf8').includes('"server started"')
-      while ((pids.length < 2 || !/Trove is running/.test(out) || !bothUp()) && Date.now() < deadline) {
+      while ((pids.length < 2 || !/Trove is running/.test(said.out) || !bothUp()) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50))
         pids = children(node.pid ?? 0)
       }
-      expect(pids, `${out}\n${err}`).toHaveLength(2)
+      expect(pids, `${said.out}\n${said.err}`).toHaveLength(2)
       const frozen = Math.max(...pids)
       process.kill(frozen, 'SIGSTOP')
       const asked = Date.now()
       node.kill('SIGTERM')
-      const code = await Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))])
-      expect(code, err).toBe(1)
+      const code = await end(30_000)
+      expect(code, said.err).toBe(1)
       // The frozen one's own limit (1 s) cannot end it; the primary waits 10 s more.
       expect(Date.now() - asked).toBeGreaterThanOrEqual(10_000)
-      expect(err).toContain('Trove: worker 2 did not stop in time; killing')
+      expect(said.err).toContain('Trove: worker 2 did not stop in time; killing')
       // The node's end means its processes are gone (the primary has reaped them).
       for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow()
     } finally {
-      for (const pid of children(node.pid ?? 0)) process.kill(pid, 'SIGKILL')
-      if (node.exitCode === null) node.kill('SIGKILL')
-      fs.rmSync(dir, { recursive: true, force: true })
+      cleanUp()
     }
   }, 120_000)
 })

@@ -179,7 +179,8 @@ export function runPrimary(
       linked.add(from)
     } else if (message?.t === 'ready') {
       if (index === 1) firstReady = true
-      if (index === 1 && !othersStarted) {
+      // Not while stopping: one started then would be told of no stop, and keep the node up.
+      if (index === 1 && !othersStarted && !stopping) {
         othersStarted = true
         for (let k = 2; k <= count; k++) fork(k)
       }
