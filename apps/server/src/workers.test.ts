@@ -28,10 +28,11 @@ interface Answer {
 let base = ''
 let dataDir = ''
 let primary: ChildProcess
-let exited: Promise<number | null>
+/** The node's exit code, or 'still running' once `limitMs` has passed. */
+let end: (limitMs: number) => Promise<number | null | string>
 let dropDatabase: () => Promise<void> = async () => {}
-let stdout = ''
-let stderr = ''
+/** What the node printed on standard output and error. */
+let said = { out: '', err: '' }
 let cookie = ''
 let csrf = ''
 let token = ''
@@ -104,32 +105,18 @@ beforeAll(async () => {
   dataDir = tempDir()
   const database = await throwawayDatabase()
   dropDatabase = database.drop
-  primary = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      TROVE_DATA_DIR: dataDir,
-      TROVE_PORT: '0',
-      TROVE_HOST: '127.0.0.1',
-      TROVE_LOG_STDOUT: 'false',
-      TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      TROVE_NODE_ID: 'box',
-      TROVE_HEARTBEAT_MS: '200',
-      TROVE_WORKERS: '2',
-      ...(database.url ? { TROVE_DATABASE_URL: database.url } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const node = spawnNode(dataDir, {
+    TROVE_NODE_ID: 'box',
+    TROVE_HEARTBEAT_MS: '200',
+    ...(database.url ? { TROVE_DATABASE_URL: database.url } : {}),
   })
-  primary.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  primary.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  exited = new Promise((resolve) => primary.once('exit', (code) => resolve(code)))
+  primary = node.node
+  said = node.said
+  end = node.end
   const deadline = Date.now() + 30_000
-  while (!/Trove is running: /.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-  base = /Trove is running: (http:\/\/\S+?)\/ui\//.exec(stdout)?.[1] ?? ''
-  expect(base, stdout).not.toBe('')
+  while (!/Trove is running: /.test(said.out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  base = /Trove is running: (http:\/\/\S+?)\/ui\//.exec(said.out)?.[1] ?? ''
+  expect(base, said.out).not.toBe('')
 
   const login = await call(
     'POST',
@@ -162,7 +149,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (primary.exitCode === null) {
     primary.kill('SIGTERM')
-    await exited
+    await end(60_000)
   }
   await dropDatabase()
   fs.rmSync(dataDir, { recursive: true, force: true })
@@ -170,8 +157,8 @@ afterAll(async () => {
 
 describe('a node of two worker processes', () => {
   it('prints one banner that says so', () => {
-    expect(stdout.match(/Trove is running/g)).toHaveLength(1)
-    expect(stdout).toContain('(2 worker processes share the port)')
+    expect(said.out.match(/Trove is running/g)).toHaveLength(1)
+    expect(said.out).toContain('(2 worker processes share the port)')
   })
 
   it('serves a packument read right after a publish, whichever worker each request reaches', async () => {
@@ -295,7 +282,7 @@ describe('a node of two worker processes', () => {
     const explain = () =>
       [
         took.join(', '),
-        `stderr: ${stderr}`,
+        `stderr: ${said.err}`,
         `worker 1: ${logTail(path.join(dataDir, 'logs', 'trove.log'))}`,
         `worker 2: ${logTail(path.join(dataDir, 'logs', 'box-w2', 'trove.log'))}`,
       ].join('\n')
@@ -315,7 +302,7 @@ describe('a node of two worker processes', () => {
     )
     step('restarted')
     expect(after.find((n) => n.node_id === 'box-w2')?.start_time, explain()).toBeGreaterThan(before)
-    expect(stderr).toContain('Trove: worker 2 exited (SIGKILL); starting it again')
+    expect(said.err).toContain('Trove: worker 2 exited (SIGKILL); starting it again')
     expect((await call('GET', '/api/system/ping')).text()).toBe('OK')
     step('answered')
 
@@ -335,7 +322,7 @@ describe('a node of two worker processes', () => {
     step('starting again')
     expect(starting, explain()).toHaveLength(1)
     primary.kill('SIGTERM')
-    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 40_000))])
+    const code = await end(40_000)
     step('stopped')
     expect(code, explain()).toBe(0)
     for (const pid of [first, ...starting]) expect(() => process.kill(pid, 0)).toThrow()
@@ -346,7 +333,7 @@ describe('a node of two worker processes', () => {
   }, 120_000)
 })
 
-/** A node of two workers on SQLite, apart from the one above. */
+/** A node of two workers (the built server) with its data in `dir`. */
 function spawnNode(dir: string, env: Record<string, string>) {
   const node = spawn(process.execPath, [main], {
     env: {
