@@ -248,13 +248,25 @@ export async function startRgw(dir) {
     await run('ceph', [...c, '--connect-timeout', '30', 'osd', 'new', osdUuid])
     await run('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid])
     daemons.push(daemon('ceph-osd', ['-i', '0']), daemon('radosgw', ['-n', 'client.rgw.a']))
+    let osdStarts = 1
     for (let i = 0; ; i++) {
+      // An OSD that sends its first command before it has the monitor's map (the cluster's id
+      // still zero) is refused and exits ("wrong fsid", one start in four here): it starts again.
+      if (!daemons[1].running() && osdStarts < 4) {
+        daemons[1] = daemon('ceph-osd', ['-i', '0'])
+        osdStarts++
+      }
       const up = await fetch(`${endpoint}/`).then(
         (r) => r.ok,
         () => false,
       )
       if (up) break
-      if (i > 600) throw new Error(`radosgw did not answer at ${endpoint} (see ${dir}/log)`)
+      if (i > 600) {
+        // The bench's folder goes when it ends: the daemons' logs are kept for a look.
+        const kept = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-ceph-logs-'))
+        fs.cpSync(`${dir}/log`, kept, { recursive: true })
+        throw new Error(`radosgw did not answer at ${endpoint} (the Ceph daemons' logs: ${kept})`)
+      }
       await new Promise((r) => setTimeout(r, 100))
     }
     // The SDK's warning that its releases after January 2027 need Node.js 22 (see apps/server's core/s3Objects.ts).

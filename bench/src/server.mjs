@@ -6,10 +6,12 @@ import path from 'node:path'
 
 const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).pathname
 /**
- * Node.js flags for every server the bench starts, from TROVE_BENCH_NODE_FLAGS (space-separated):
- * `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when it stops.
+ * Node.js flags for every server the bench starts: `--no-memory-reducer`, as `npm start` and the
+ * deploy files start it (docs/operations.md, "Node.js flags"), and those of TROVE_BENCH_NODE_FLAGS
+ * (space-separated): `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when
+ * it stops; `--memory-reducer` measures a node started without the flag.
  */
-const NODE_FLAGS = (process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+const NODE_FLAGS = ['--no-memory-reducer', ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)]
 
 export function freePort() {
   return new Promise((resolve) => {

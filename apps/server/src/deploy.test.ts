@@ -199,7 +199,7 @@ describe('the entrypoint script', () => {
     expect(healthcheck(port)).toBe(0)
     // The shell replaced itself with Node.js: the signal reaches the server, not a shell in between.
     const cmdline = fs.readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0')
-    expect(cmdline.slice(0, 2)).toEqual([expect.stringMatching(/node$/), MAIN])
+    expect(cmdline.slice(0, 3)).toEqual([expect.stringMatching(/node$/), '--no-memory-reducer', MAIN])
     expect(fs.existsSync(path.join(dataDir, 'trove.db'))).toBe(true)
     p.child.kill('SIGTERM')
     expect(await p.exited).toBe(0)
@@ -294,6 +294,19 @@ describe('Kubernetes manifests', () => {
   })
 })
 
+describe('the Node.js flags', () => {
+  // A node that idled and then streams a large blob ran a full garbage collection every few dozen
+  // megabytes without it (docs/operations.md, "Node.js flags"); the entrypoint's is checked above.
+  it('npm start, the quick start and the systemd unit start the server with --no-memory-reducer', () => {
+    const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8')
+    expect(JSON.parse(read('package.json')).scripts.start).toBe('node --no-memory-reducer apps/server/dist/src/main.js')
+    expect(read('scripts/quickstart.sh')).toMatch(/^exec node --no-memory-reducer apps\/server\/dist\/src\/main\.js$/m)
+    expect(read('deploy/systemd/trove.service')).toMatch(
+      /^ExecStart=\/usr\/bin\/node --no-memory-reducer \/opt\/trove\/apps\/server\/dist\/src\/main\.js$/m,
+    )
+  })
+})
+
 describe('haproxy and systemd', () => {
   it.skipIf(!has('haproxy'))('haproxy takes the cluster configuration, which checks the ping endpoint', () => {
     const cfg = path.join(ROOT, 'deploy/haproxy/haproxy.cfg')
@@ -307,7 +320,9 @@ describe('haproxy and systemd', () => {
     const unit = path.join(ROOT, 'deploy/systemd/trove.service')
     const result = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' })
     expect(result.status, result.stderr).toBe(0)
-    expect(fs.readFileSync(unit, 'utf8')).toContain('ExecStart=/usr/bin/node /opt/trove/apps/server/dist/src/main.js')
+    expect(fs.readFileSync(unit, 'utf8')).toContain(
+      'ExecStart=/usr/bin/node --no-memory-reducer /opt/trove/apps/server/dist/src/main.js',
+    )
   })
 })
 
