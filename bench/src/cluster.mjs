@@ -30,7 +30,8 @@
 // s3rver, haproxy and the load generator. The clients grow with the nodes there (20 connections
 // per node), so each node is offered the same work; haproxy's health checks must keep passing (a
 // node held to too little CPU answers its ping late and is taken out). TROVE_BENCH_NODE_FLAGS
-// passes Node.js flags to every node (`--cpu-prof --cpu-prof-dir=DIR`: a CPU profile each).
+// passes Node.js flags to every node (`--cpu-prof --cpu-prof-dir=DIR`: a CPU profile each;
+// `--trace-gc` with TROVE_BENCH_NODE_OUT=DIR, where each node's output is kept).
 //
 // TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone.
 import crypto from 'node:crypto'

@@ -12,6 +12,8 @@ const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).path
  * it stops; `--memory-reducer` measures a node started without the flag.
  */
 const NODE_FLAGS = ['--no-memory-reducer', ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)]
+/** TROVE_BENCH_NODE_OUT=DIR keeps each node's standard output (`--trace-gc` writes there) as DIR/<node id or port>.out. */
+const NODE_OUT = process.env.TROVE_BENCH_NODE_OUT
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -31,6 +33,7 @@ export async function startServer(env = {}) {
   const port = env.TROVE_PORT ? Number(env.TROVE_PORT) : await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
+  const out = NODE_OUT ? fs.openSync(path.join(NODE_OUT, `${env.TROVE_NODE_ID ?? port}.out`), 'a') : 'ignore'
   const child = spawn(process.execPath, [...NODE_FLAGS, main], {
     env: {
       ...process.env,
@@ -40,8 +43,9 @@ export async function startServer(env = {}) {
       TROVE_LOG_STDOUT: 'false',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   })
+  if (typeof out === 'number') fs.closeSync(out)
   const exited = new Promise((resolve) => child.once('exit', resolve))
   for (;;) {
     try {
