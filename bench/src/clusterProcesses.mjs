@@ -251,7 +251,7 @@ export async function startRgw(dir) {
     let osdStarts = 1
     for (let i = 0; ; i++) {
       // An OSD that sends its first command before it has the monitor's map (the cluster's id
-      // still zero) is refused and exits ("wrong fsid", one start in four here): it starts again.
+      // still zero) is refused and exits ("wrong fsid"; two starts in eleven here): it starts again.
       if (!daemons[1].running() && osdStarts < 4) {
         daemons[1] = daemon('ceph-osd', ['-i', '0'])
         osdStarts++
