@@ -7,4 +7,4 @@ echo "Installing npm packages…"
 scripts/npm-ci.sh
 echo "Building…"
 npm run build --silent
-exec node --no-memory-reducer apps/server/dist/src/main.js
+exec node --no-memory-reducer --initial-old-space-size=128 apps/server/dist/src/main.js

@@ -6,12 +6,12 @@ import path from 'node:path'
 
 const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).pathname
 /**
- * Node.js flags for every server the bench starts: `--no-memory-reducer`, as `npm start` and the
- * deploy files start it (docs/operations.md, "Node.js flags"), and those of TROVE_BENCH_NODE_FLAGS
- * (space-separated): `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when
- * it stops; `--memory-reducer` measures a node started without the flag.
+ * Node.js flags for every server the bench starts: those `npm start` and the deploy files start it
+ * with (docs/operations.md, "Node.js flags"), then those of TROVE_BENCH_NODE_FLAGS (space-separated;
+ * a later flag wins): `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when
+ * it stops; `--memory-reducer` or `--initial-old-space-size=0` measures a node started without one.
  */
-const NODE_FLAGS = ['--no-memory-reducer', ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)]
+const NODE_FLAGS = ['--no-memory-reducer', '--initial-old-space-size=128', ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)]
 /** TROVE_BENCH_NODE_OUT=DIR keeps each node's standard output (`--trace-gc` writes there) as DIR/<node id or port>.out. */
 const NODE_OUT = process.env.TROVE_BENCH_NODE_OUT
 

@@ -29,5 +29,5 @@ if ! mkdir -p "$TROVE_DATA_DIR" 2>/dev/null || [ ! -w "$TROVE_DATA_DIR" ]; then
   exit 2
 fi
 
-# --no-memory-reducer: see docs/operations.md ("Node.js flags").
-exec node --no-memory-reducer "$main" "$@"
+# --no-memory-reducer, --initial-old-space-size: see docs/operations.md ("Node.js flags").
+exec node --no-memory-reducer --initial-old-space-size=128 "$main" "$@"
