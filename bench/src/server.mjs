@@ -11,7 +11,11 @@ const main = new URL('../../apps/server/dist/src/main.js', import.meta.url).path
  * a later flag wins): `--cpu-prof --cpu-prof-dir=/tmp/profiles` writes each node's CPU profile when
  * it stops; `--memory-reducer` or `--initial-old-space-size=0` measures a node started without one.
  */
-const NODE_FLAGS = ['--no-memory-reducer', '--initial-old-space-size=128', ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)]
+const NODE_FLAGS = [
+  '--no-memory-reducer',
+  '--initial-old-space-size=128',
+  ...(process.env.TROVE_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+]
 /** TROVE_BENCH_NODE_OUT=DIR keeps each node's standard output (`--trace-gc` writes there) as DIR/<node id or port>.out. */
 const NODE_OUT = process.env.TROVE_BENCH_NODE_OUT
 
