@@ -162,6 +162,18 @@ describe('blob store', () => {
     await later.close()
   })
 
+  it('closes only once the database work it started is done (the database closes next)', async () => {
+    // A node stopped right after its start: the start's sweep was still querying.
+    const later = new LaterChecksums(t.app.db.kysely, async (h) => path.join(t.dataDir, h))
+    let swept = false
+    const sweeping = later.sweep().then(() => {
+      swept = true
+    })
+    await later.close()
+    expect(swept).toBe(true)
+    await sweeping
+  })
+
   it('hashes a large upload whole when the client declared its sha1, and refuses a wrong one', async () => {
     const large = new BlobStore(t.dataDir, t.app.db.kysely, 1024 ** 3)
     const data = crypto.randomBytes(DEFER_PAST_BYTES + 2 * 1024 * 1024)

@@ -77,6 +77,8 @@ export class LaterChecksums {
   private readonly asked = new Map<string, Promise<LaterSums>>()
   private readonly idleWaiters: (() => void)[] = []
   private closed = false
+  /** Database work under way (a sweep, sums being recorded): `close` waits for it, since the database closes next. */
+  private readonly writing = new Set<Promise<unknown>>()
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -106,7 +108,11 @@ export class LaterChecksums {
   }
 
   /** Queues every blob whose sums are still missing and completes file rows whose blob has them. */
-  async sweep(): Promise<number> {
+  sweep(): Promise<number> {
+    return this.track(this.sweepNow())
+  }
+
+  private async sweepNow(): Promise<number> {
     await this.completeFileRows()
     const pending = await this.db.selectFrom('blobs').select('sha256').where(MISSING).execute()
     for (const { sha256 } of pending) this.enqueue(sha256)
@@ -125,7 +131,15 @@ export class LaterChecksums {
     clearTimeout(this.waitTimer)
     this.waitTimer = undefined
     await this.stopThread()
+    await Promise.allSettled([...this.writing, ...this.asked.values()])
     this.settleIdle()
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.writing.add(work)
+    const done = () => this.writing.delete(work)
+    work.then(done, done)
+    return work
   }
 
   private next(): void {
@@ -180,9 +194,9 @@ export class LaterChecksums {
         this.working = undefined
         this.next()
       }
-      if (answer.sha1 && answer.md5) this.record(answer.sha256, { sha1: answer.sha1, md5: answer.md5 }).then(done, done)
       // A blob collected meanwhile has nothing left to record.
-      else done()
+      if (!answer.sha1 || !answer.md5) return done()
+      this.track(this.record(answer.sha256, { sha1: answer.sha1, md5: answer.md5 })).then(done, done)
     })
     const lost = () => {
       if (this.worker !== worker) return
