@@ -217,6 +217,17 @@ export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, vers
         (way === 'pull' ? ' (the layer read from the bucket by a presigned URL; streamed by the node in the next row)' : ''),
     )
   }
+  // What the machine leaves Trove: the bucket's own pace for the layer (upload, then copy), against the disk push.
+  const bucketRate = alone((b) => b.bytes / 1024 ** 2 / (b.upload + b.copy))
+  row(
+    `cluster: ${size} push, S3 / the bucket alone`,
+    `${onS3.push.rate.toFixed(0)} / ${bucketRate.toFixed(0)}`,
+    'MB/s',
+    '-',
+    true,
+    `${f2(onS3.push.rate / bucketRate)}×: Trove's push to the bucket against the bucket's own upload and copy of the layer (no Trove); ` +
+      `the bucket alone reaches ${f2(bucketRate / onDisk.push.rate)}× of the disk push on this machine`,
+  )
   // The same pull from a node that reaches the bucket at the host the client reached it at: it streams the layer itself.
   const [s, d] = [streamed.pull, onDisk.pull]
   const rates = (x) => x.rates.map((v) => v.toFixed(0)).join(', ')
