@@ -313,14 +313,9 @@ describe('the Node.js flags', () => {
     // collection) against the old generation's room to grow; where that room is smaller (V8 left
     // ~9 MB over a 52 MB heap in the server: a growing factor of about 1.15, fixed here at 1.1), every
     // young collection of the stream started a full one. --initial-old-space-size keeps that room.
+    const script = path.join(ROOT, 'apps/server/test/streamGc.mjs')
     const fullCollections = (flags: string[]) => {
-      const out = execFileSync(
-        process.execPath,
-        [...flags, '--heap-growing-percent=10', path.join(ROOT, 'apps/server/test/streamGc.mjs'), '1024'],
-        {
-          encoding: 'utf8',
-        },
-      )
+      const out = execFileSync(process.execPath, [...flags, '--heap-growing-percent=10', script, '1024'], { encoding: 'utf8' })
       return (JSON.parse(out) as { full: number }).full
     }
     expect(fullCollections([]), 'the stream without the flags: full collections as it goes').toBeGreaterThanOrEqual(8)
