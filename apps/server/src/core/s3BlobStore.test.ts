@@ -348,6 +348,16 @@ describe('blobs in an S3-compatible bucket', () => {
     // Which requests the uploads make.
     const send = vi.spyOn(S3Client.prototype, 'send')
     const requests = () => send.mock.calls.map(([command]) => command.constructor.name)
+    // The payload hash each request went out with, signed: the parts' are not computed (UNSIGNED-PAYLOAD).
+    const payloads: string[] = []
+    objects.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const headers = (args.request as { headers: Record<string, string> }).headers
+        payloads.push(`${context.commandName} ${headers['x-amz-content-sha256']}`)
+        return next(args)
+      },
+      { step: 'deserialize', name: 'payloadSeen' },
+    )
     try {
       const data = crypto.randomBytes(40 * 1024 * 1024 + 3)
       const [one, parts] = [objects.tempKey('one'), objects.tempKey('parts')]
@@ -362,6 +372,8 @@ describe('blobs in an S3-compatible bucket', () => {
         'UploadPartCommand',
         'CompleteMultipartUploadCommand',
       ])
+      expect(payloads.filter((p) => p.startsWith('UploadPart'))).toEqual(Array(3).fill('UploadPartCommand UNSIGNED-PAYLOAD'))
+      expect(payloads.find((p) => p.startsWith('Complete'))).toMatch(/^CompleteMultipartUploadCommand [0-9a-f]{64}$/)
       send.mockRestore()
       for (const key of [one, parts]) {
         expect(sha256(await objects.readBuffer(key))).toBe(sha256(data))
