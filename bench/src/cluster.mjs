@@ -33,7 +33,10 @@
 // passes Node.js flags to every node (`--cpu-prof --cpu-prof-dir=DIR`: a CPU profile each;
 // `--trace-gc` with TROVE_BENCH_NODE_OUT=DIR, where each node's output is kept).
 //
-// TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone.
+// TROVE_BENCH_CLUSTER_ONLY=blob runs part 3's layer push and pull alone. TROVE_BENCH_CLUSTER_BLOB_CPU=0.5
+// holds each of part 3's nodes to that much CPU (a cgroup quota, as root): the node on the bucket
+// and the node on its disk each as if on a machine of its own, the bucket's service and skopeo on
+// the rest of this one, as a bucket is a service apart from the nodes.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -74,6 +77,8 @@ const BLOB_MB = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_MB ?? 1024)
 const BLOB_ROUNDS = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_ROUNDS ?? 3)
 const NODE_CPU = Number(process.env.TROVE_BENCH_CLUSTER_NODE_CPU ?? 0)
 const ONLY = process.env.TROVE_BENCH_CLUSTER_ONLY
+/** With BLOB_CPU: the CPU (cores) each of the layer's nodes is held to (0: the machine shared). */
+const BLOB_CPU = Number(process.env.TROVE_BENCH_CLUSTER_BLOB_CPU ?? 0)
 /**
  * The S3-compatible service: Ceph's gateway (`rgw`: Debian's radosgw, ceph-mon and ceph-osd) where
  * they are installed, else s3rver (the tests' stand-in, a Node.js process of its own).
@@ -218,6 +223,12 @@ export async function benchCluster(row) {
 
     const { skopeo, version } = await skopeoClient()
     const host = (node) => node.url.replace('http://', '')
+    if (BLOB_CPU > 0) {
+      const held = [bucket, streaming, disk].map((n) => cpuQuota(n.pid, BLOB_CPU, `trove-bench-${process.pid}-layer-${n.pid}`))
+      stops.push(async () => {
+        for (const q of held) q.remove()
+      })
+    }
     const blobs = await pushPullRounds({
       targets: [
         { name: 's3', host: host(bucket), dataDir: bucket.dataDir, pid: bucket.pid },
@@ -241,6 +252,7 @@ export async function benchCluster(row) {
       mb: BLOB_MB,
       rounds: BLOB_ROUNDS,
       version,
+      nodeCpu: BLOB_CPU,
     })
   } catch (error) {
     // The rows measured so far are kept; what the nodes logged as errors says why it stopped.

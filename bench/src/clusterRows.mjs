@@ -188,7 +188,7 @@ export function changeRows(row, changes) {
 }
 
 /** Rows of the large layer's push and pull, S3 against disk, with what the bucket alone did. */
-export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, version }) {
+export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, version, nodeCpu }) {
   const alone = (pick) => median(bucket.map(pick))
   const bucketNote = {
     push:
@@ -196,7 +196,8 @@ export function blobRows(row, { onS3, onDisk, streamed, bucket, mb, rounds, vers
       `${f1(alone((b) => b.copy))} s to copy it to its final key (${bucketLabel()} CPU ${f1(alone((b) => b.s3rverCpu))} s for the upload, the copy and a read)`,
     pull: `; the bucket alone read it at ${alone((b) => b.bytes / 1024 ** 2 / b.read).toFixed(0)} MB/s`,
   }
-  const size = mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`
+  // Nodes held to a CPU share each: named in every row, as its figures are not the shared machine's.
+  const size = (mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`) + (nodeCpu > 0 ? ` (nodes at ${nodeCpu} core)` : '')
   for (const way of ['push', 'pull']) {
     const [s, d] = [onS3[way], onDisk[way]]
     const ratio = s.rate / d.rate
