@@ -109,6 +109,57 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
     expect(await versionsOnTwo()).toEqual(['1.0.0', '1.1.0'])
   })
 
+  it('an npm publish on node one drops node two’s packuments of that package alone', async () => {
+    await createRepo(one.fastify, admin, 'npm-narrow', { rclass: 'local', packageType: 'npm' })
+    const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
+    const publish = async (name: string, version: string) => {
+      const heard = heardOnTwo(['package_versions'])
+      const { body } = await npmPublishBody('http://localhost', 'npm-narrow', { name, version })
+      const res = await one.fastify.inject({ method: 'PUT', url: `/api/npm/npm-narrow/${name}`, headers: bearer, payload: body })
+      expect(res.statusCode, res.body).toBe(201)
+      return heard
+    }
+    const onTwo = async (name: string) => {
+      const res = await two.fastify.inject({ url: `/api/npm/npm-narrow/${name}`, headers: bearer })
+      return { description: res.json().description, versions: Object.keys(res.json().versions ?? {}) }
+    }
+    await publish('narrow-a', '1.0.0')
+    await publish('narrow-b', '1.0.0')
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const superuser = new pg.Client({ connectionString: one.config.databaseUrl })
+    await superuser.connect()
+    try {
+      const kept = await onTwo('narrow-b') // now cached on node two
+      expect(kept.versions).toEqual(['1.0.0'])
+      expect(await onTwo('narrow-a')).toMatchObject({ versions: ['1.0.0'] })
+      // Changed in the database behind every node's back: node two answers from its cache.
+      await superuser.query(
+        `UPDATE package_versions SET description = 'changed behind' WHERE package_id = (SELECT id FROM packages WHERE name = 'narrow-b')`,
+      )
+      expect(await onTwo('narrow-b')).toEqual(kept)
+      // Another package's publish in the same repository is told as that package's alone: it leaves
+      // narrow-b's packument and drops narrow-a's.
+      const told = await publish('narrow-a', '1.1.0')
+      expect(await onTwo('narrow-b')).toEqual(kept)
+      expect((await onTwo('narrow-a')).versions).toEqual(['1.0.0', '1.1.0'])
+      expect([...told]).toContain('package_versions@npm-narrow#npm:narrow-a')
+      // A write not made about one package (the repository's settings) drops them all.
+      const heard = heardOnTwo(['repositories'])
+      const res = await one.fastify.inject({
+        method: 'POST',
+        url: '/api/repositories/npm-narrow',
+        headers: sessionHeaders(admin),
+        payload: { rclass: 'local', packageType: 'npm', description: 'npm, narrowed' },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      await heard
+      expect(await onTwo('narrow-b')).toEqual({ ...kept, description: 'changed behind' })
+    } finally {
+      vi.useRealTimers()
+      await superuser.end()
+    }
+  })
+
   it('a deploy on node one drops node two’s served files of that repository alone', async () => {
     const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
     for (const key of ['gen-x', 'gen-y']) await createRepo(one.fastify, admin, key, { rclass: 'local', packageType: 'generic' })

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo } from '../../test/clients.js'
 import { createTestApp, signIn, type TestApp } from '../../test/testApp.js'
-import { changedScope, repositoriesChanged, WriteWatch } from './dbWrites.js'
+import { changedFor, changedScope, repositoriesChanged, WriteWatch } from './dbWrites.js'
+
+type CompiledWrite = { query: Parameters<WriteWatch['tablesWritten']>[0]; queryId: Parameters<WriteWatch['tablesWritten']>[1] }
 
 /** The committed-write reports in-memory caches rely on, on the real database (SQLite or PostgreSQL). */
 describe('committed writes, by table', () => {
@@ -133,8 +135,10 @@ describe('committed writes, by repository', () => {
   })
 
   it('names the repositories an insert gives, and those an update’s or a deletion’s WHERE requires', () => {
-    const told = (query: { compile(): { query: Parameters<TestApp['app']['db']['writes']['tablesWritten']>[0] } }) =>
-      [...(t.app.db.writes.tablesWritten(query.compile().query) ?? [])].sort()
+    const told = (query: { compile(): CompiledWrite }) => {
+      const compiled = query.compile()
+      return [...(t.app.db.writes.tablesWritten(compiled.query, compiled.queryId) ?? [])].sort()
+    }
     expect(
       told(
         db()
@@ -154,7 +158,36 @@ describe('committed writes, by repository', () => {
     ).toEqual(['files', 'files@scope-a', 'files@scope-b'])
     // Bookkeeping alone is still not told; other tables are told by name only.
     expect(told(db().updateTable('files').set({ download_count: 2 }).where('repo_key', '=', 'scope-a'))).toEqual([])
-    expect(told(db().deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings'])
+    // A table without a scope column is told with "any" scope.
+    expect(told(db().deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings', 'settings@*'])
+    // Made about a subject: each scope carries it.
+    const about = t.app.db.writes.about(db(), 'npm:x')
+    expect(told(about.insertInto('files').values([row('scope-a', 'three.txt')]))).toEqual(['files', 'files@scope-a#npm:x'])
+    expect(told(about.deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings', 'settings@*#npm:x'])
+    expect(told(db().deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings', 'settings@*'])
+    expect(() => t.app.db.writes.about(db(), 'npm:a,b')).toThrow('not a subject')
+  })
+
+  it('tells the writes of a transaction made about a subject with it, once committed', async () => {
+    const admin = await signIn(t.fastify)
+    await createRepo(t.fastify, admin, 'scope-s', { rclass: 'local', packageType: 'generic' })
+    const headers = { authorization: `Bearer ${await accessToken(t.fastify, admin)}` }
+    const put = await t.fastify.inject({ method: 'PUT', url: '/artifactory/scope-s/in-tx.txt', headers, payload: 'x' })
+    expect(put.statusCode).toBe(201)
+    seen.length = 0
+    await t.app.db.writes
+      .about(db(), 'npm:y')
+      .transaction()
+      .execute(async (tx) => {
+        await tx
+          .updateTable('files')
+          .set({ mime_type: 'x' })
+          .where('repo_key', '=', 'scope-s')
+          .where('path', '=', 'in-tx.txt')
+          .execute()
+        await tx.deleteFrom('files').where('repo_key', '=', 'scope-s').where('path', '=', 'in-tx.txt').execute()
+      })
+    expect(seen).toEqual([['files', 'files@scope-s#npm:y']])
   })
 
   it('says "any repository" where the statement does not tell, or moves rows to another', async () => {
@@ -206,6 +239,23 @@ describe('committed writes, by repository', () => {
     )
     expect(repositoriesChanged(new Set(['files', 'files@a', 'packages']), ['files', 'packages'])).toBe('all')
     expect(repositoriesChanged(new Set(['blobs']), ['files', 'packages'])).toBeUndefined()
+    // A subject's entries name their repository to every other reader.
+    expect(changedScope(new Set(['files', 'files@a#npm:x']), 'files')).toEqual(new Set(['a']))
+    expect(changedScope(new Set(['packages', 'packages@*#npm:x']), 'packages')).toBe('all')
+  })
+
+  it('reads which subjects and which repositories changed, a plain write beside a subject’s counting in full', () => {
+    const subjectOnly = new Set(['files', 'files@a#npm:x', 'packages', 'packages@*#npm:x'])
+    expect(changedFor(subjectOnly, ['files', 'packages'])).toEqual({ repositories: new Set(), subjects: new Set(['npm:x']) })
+    expect(changedFor(new Set([...subjectOnly, 'files@b']), ['files', 'packages'])).toEqual({
+      repositories: new Set(['b']),
+      subjects: new Set(['npm:x']),
+    })
+    expect(changedFor(new Set([...subjectOnly, 'packages@*']), ['files', 'packages'])).toBe('all')
+    // From a node before scopes, and a schema change.
+    expect(changedFor(new Set(['packages']), ['packages'])).toBe('all')
+    expect(changedFor(new Set(['*']), ['packages'])).toBe('all')
+    expect(changedFor(new Set(['blobs', 'blobs@*']), ['files', 'packages'])).toBeUndefined()
   })
 })
 

@@ -3,9 +3,16 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type Kysely,
+  type KyselyPlugin,
   type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
   type QueryResult,
+  type RootOperationNode,
   type TransactionSettings,
+  type UnknownRow,
 } from 'kysely'
 import { crashPoint } from './crashPoints.js'
 
@@ -19,9 +26,11 @@ const ANY: ChangedTables = new Set(['*'])
 /**
  * Which rows of `table` a set of changed tables says changed: `'all'`, or the values of its scope
  * column (the repositories whose files changed, say), or undefined when the table did not change.
- * A write to a scoped table is reported by the table's name and `<table>@<value>` for each value
- * its statement names, or `<table>@*` when it names none (WriteWatch: `scoped`); a report without
- * any of these (from a node that does not scope) counts as all.
+ * A write is reported by the table's name and `<table>@<value>` for each value of the scope column
+ * its statement names, or `<table>@*` when it names none or the table has no scope column
+ * (WriteWatch: `scoped`); a report with the name alone (from a node before scopes) counts as all.
+ * A write made through WriteWatch.about's database adds its subject to those entries
+ * (`<table>@<value>#<subject>`): here the subject is left aside (see changedFor).
  */
 export function changedScope(tables: ChangedTables, table: string): 'all' | ReadonlySet<string> | undefined {
   if (tables.has('*')) return 'all'
@@ -30,11 +39,73 @@ export function changedScope(tables: ChangedTables, table: string): 'all' | Read
   const values = new Set<string>()
   for (const name of tables) {
     if (!name.startsWith(prefix)) continue
-    const value = name.slice(prefix.length)
+    const [value] = scopeOf(name.slice(prefix.length))
     if (value === '*') return 'all'
     values.add(value)
   }
   return values.size > 0 ? values : 'all'
+}
+
+/** A report entry's scope value and, when its write was made about one, its subject. */
+function scopeOf(entry: string): [string, string | undefined] {
+  const hash = entry.indexOf('#')
+  return hash < 0 ? [entry, undefined] : [entry.slice(0, hash), entry.slice(hash + 1)]
+}
+
+/** What changed of some tables where writes may concern one subject alone: see changedFor. */
+export interface ChangedParts {
+  /** Repositories whose rows changed, whatever they concern. */
+  repositories: ReadonlySet<string>
+  /** Subjects whose rows changed (in any repository), by writes made about them alone. */
+  subjects: ReadonlySet<string>
+}
+
+/**
+ * What the changed tables say changed of `tables`, telling apart the writes made about one subject
+ * alone (WriteWatch.about: an npm package's publish): `'all'`, the repositories changed and the
+ * subjects changed, or undefined when none of the tables changed.
+ */
+export function changedFor(changed: ChangedTables, tables: readonly string[]): 'all' | ChangedParts | undefined {
+  if (changed.has('*')) return 'all'
+  const repositories = new Set<string>()
+  const subjects = new Set<string>()
+  let any = false
+  for (const table of tables) {
+    if (!changed.has(table)) continue
+    any = true
+    const prefix = `${table}@`
+    let named = false
+    for (const name of changed) {
+      if (!name.startsWith(prefix)) continue
+      named = true
+      const [value, subject] = scopeOf(name.slice(prefix.length))
+      if (subject !== undefined) subjects.add(subject)
+      else if (value === '*') return 'all'
+      else repositories.add(value)
+    }
+    if (!named) return 'all'
+  }
+  return any ? { repositories, subjects } : undefined
+}
+
+/** A subject of WriteWatch.about: what a notification's entries can carry. */
+const SUBJECT = /^[^\s,@#*]+$/
+
+/** Marks the queries of a database handle as made about a subject (WriteWatch.about). */
+class AboutPlugin implements KyselyPlugin {
+  constructor(
+    private readonly subjects: WeakMap<QueryId, string>,
+    private readonly subject: string,
+  ) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.subjects.set(args.queryId, this.subject)
+    return args.node
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result
+  }
 }
 
 /**
@@ -75,10 +146,24 @@ export class WriteWatch {
    * gives it and the `column = value` (or `in`) conditions an update's or a deletion's WHERE
    * requires.
    */
+  /** The subject of each query made through an `about` handle, by its id. */
+  private readonly subjects = new WeakMap<QueryId, string>()
+
   constructor(
     private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {},
     private readonly scoped: Readonly<Record<string, string>> = {},
   ) {}
+
+  /**
+   * `db`, whose writes are told as concerning `subject` alone (each report entry gains `#subject`,
+   * see changedFor): a cache that keeps answers by subject (npm's packuments, by package) drops only
+   * that subject's on another node, where a plain write drops its repositories' or all. Every
+   * write made through the handle must be about that subject, and nothing else.
+   */
+  about<DB>(db: Kysely<DB>, subject: string): Kysely<DB> {
+    if (!SUBJECT.test(subject)) throw new Error(`not a subject a notification can carry: ${subject}`)
+    return db.withPlugin(new AboutPlugin(this.subjects, subject))
+  }
 
   /** Calls `listener` after each committed write; returns the function that stops it. */
   on(listener: WriteListener): () => void {
@@ -105,8 +190,18 @@ export class WriteWatch {
     for (const listener of this.listeners) listener(tables, true)
   }
 
-  /** The tables a statement writes (with their scopes, see changedScope), or undefined for a read. */
-  tablesWritten(node: OperationNode): Set<string> | undefined {
+  /**
+   * The tables a statement writes (with their scopes, see changedScope; and its subject when it was
+   * made through an `about` handle: `queryId`), or undefined for a read.
+   */
+  tablesWritten(node: OperationNode, queryId?: QueryId): Set<string> | undefined {
+    const tables = this.tablesOf(node)
+    const subject = queryId && this.subjects.get(queryId)
+    if (!tables || !subject || tables.has('*')) return tables
+    return new Set([...tables].map((t) => (t.includes('@') ? `${t}#${subject}` : t)))
+  }
+
+  private tablesOf(node: OperationNode): Set<string> | undefined {
     const n = node as OperationNode & Record<string, unknown>
     switch (node.kind) {
       case 'SelectQueryNode':
@@ -118,7 +213,8 @@ export class WriteWatch {
       }
       case 'DeleteQueryNode': {
         const froms = ((n.from as { froms?: OperationNode[] } | undefined)?.froms ?? []).map(tableName)
-        if (froms.length !== 1) return new Set(froms.length > 0 ? froms : ['*'])
+        if (froms.length === 0 || froms.includes('*')) return new Set(ANY)
+        if (froms.length > 1) return new Set(froms.flatMap((t) => [t, `${t}@*`]))
         const table = froms[0] as string
         return this.withScope(table, () =>
           requiredValues(n.where as OperationNode | undefined, this.scoped[table] as string, table),
@@ -141,10 +237,13 @@ export class WriteWatch {
   }
 
   private withScope(table: string, values: () => Set<string> | undefined): Set<string> {
-    if (!this.scoped[table]) return new Set([table])
+    if (table === '*') return new Set(ANY)
+    // Every write names at least one scope: a subject's entries (about) are then told apart from a
+    // plain write's in the same notification.
+    if (!this.scoped[table]) return new Set([table, `${table}@*`])
     const found = values()
     // A value that would not survive a notification's comma-separated list counts as unnamed.
-    if (!found || found.size === 0 || [...found].some((v) => /[\s,@]/.test(v))) return new Set([table, `${table}@*`])
+    if (!found || found.size === 0 || [...found].some((v) => /[\s,@#]/.test(v))) return new Set([table, `${table}@*`])
     return new Set([table, ...[...found].map((v) => `${table}@${v}`)])
   }
 }
@@ -233,7 +332,8 @@ class WatchedConnection implements DatabaseConnection {
     const result = await this.inner.executeQuery<R>(compiledQuery)
     // A statement that changed no row (a deletion that found none, say) has nothing to tell; one
     // whose driver does not count its rows (SQLite's with RETURNING) is told all the same.
-    const tables = result.numAffectedRows === 0n ? undefined : this.watch.tablesWritten(compiledQuery.query)
+    const tables =
+      result.numAffectedRows === 0n ? undefined : this.watch.tablesWritten(compiledQuery.query, compiledQuery.queryId)
     if (tables) {
       if (this.inTransaction) for (const t of tables) this.pending.add(t)
       else {

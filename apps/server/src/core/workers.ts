@@ -93,7 +93,8 @@ export class WorkerLink {
   }
 
   private relay(tables: ChangedTables): void {
-    if ([...tables].every((t) => NOT_RELAYED.has(t))) return
+    // An entry is a table or one of its scopes (`nodes@*`, see core/dbWrites.ts).
+    if ([...tables].every((t) => NOT_RELAYED.has(t.split('@')[0] as string))) return
     const seq = ++this.seq
     let resolve: () => void = () => {}
     const done = new Promise<void>((r) => {

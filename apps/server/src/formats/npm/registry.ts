@@ -1,7 +1,9 @@
 import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
-import { repositoriesChanged } from '../../core/dbWrites.js'
+import type { Kysely } from 'kysely'
+import { changedFor } from '../../core/dbWrites.js'
 import { HttpError } from '../../core/errors.js'
+import type { Database } from '../../core/schema.js'
 import { servesStale } from '../../core/staleWhileDown.js'
 import type { FileRow } from '../../modules/repositories/artifacts.js'
 import type { Tx } from '../../modules/repositories/repo.js'
@@ -46,8 +48,13 @@ const PACKUMENT_TABLES = [
   'remote_cache',
 ]
 
+/** What the writes of one npm package are told to other nodes as concerning (WriteWatch.about). */
+const subjectOf = (name: string) => `npm:${encodeURIComponent(name)}`
+
 interface CachedPackument {
   at: number
+  /** The package's name. */
+  name: string
   /** The repository's key; undefined for a virtual repository (made of its members' records). */
   repoKey?: string
   packument: Promise<Manifest | undefined>
@@ -61,15 +68,17 @@ export class NpmRegistry {
 
   constructor(private readonly fctx: FormatContext) {
     // This process drops a package's packuments when it changes one (invalidate); a change made by
-    // another process (a sibling worker, another node) drops those of the repositories it names
-    // and of every virtual repository, or all.
+    // another process (a sibling worker, another node) drops those of the packages it was made
+    // about (writesAbout), those of the repositories it names and of every virtual repository, or all.
     fctx.db.writes.on((tables, fromSibling) => {
       if (!fromSibling) return
-      const changed = repositoriesChanged(tables, PACKUMENT_TABLES)
+      const changed = changedFor(tables, PACKUMENT_TABLES)
       if (changed === 'all') this.cache.clear()
       else if (changed) {
+        const anyRepository = changed.repositories.size > 0
         for (const [key, entry] of this.cache) {
-          if (entry.repoKey === undefined || changed.has(entry.repoKey)) this.cache.delete(key)
+          const ofRepository = anyRepository && (entry.repoKey === undefined || changed.repositories.has(entry.repoKey))
+          if (ofRepository || changed.subjects.has(subjectOf(entry.name))) this.cache.delete(key)
         }
       }
     })
@@ -84,6 +93,7 @@ export class NpmRegistry {
     if (this.cache.size > 5_000) this.cache.clear()
     const entry: CachedPackument = {
       at: now,
+      name,
       repoKey: repo.rclass === 'virtual' ? undefined : repo.key,
       // While the database is away, the packument last made stands in (core/staleWhileDown.ts).
       packument: this.packument(repo, name).catch((error: unknown) => {
@@ -98,6 +108,14 @@ export class NpmRegistry {
     })
     this.cache.set(key, entry)
     return entry
+  }
+
+  /**
+   * The database, for writes that change one package alone (its publish, its dist-tags, its
+   * versions' removal): other nodes then drop that package's packuments, not all of a repository's.
+   */
+  writesAbout(name: string): Kysely<Database> {
+    return this.fctx.db.writes.about(this.fctx.db.kysely, subjectOf(name))
   }
 
   /** Drops every cached packument of a package (in every repository: virtual ones include it). */
@@ -297,6 +315,7 @@ export class NpmRegistry {
    */
   async publish(repo: Repository, name: string, body: Manifest, user: string | null): Promise<void> {
     const { version, manifest, data, distTags } = readPublishBody(name, body)
+    const db = this.writesAbout(name)
     // The same tarball again (a client retrying a publish whose answer it lost) succeeds and changes
     // nothing but the dist-tags it names; other content under a published version is refused.
     const republish = async () => {
@@ -306,7 +325,7 @@ export class NpmRegistry {
       }
       const packageId = await this.packageRowId(name)
       if (packageId !== undefined) {
-        for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v)
+        for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v, db)
       }
       this.invalidate(name)
     }
@@ -337,25 +356,28 @@ export class NpmRegistry {
     delete stored.dist.tarball
     stored._id = `${name}@${version}`
     try {
-      await this.fctx.artifacts.recordVersion({
-        repoKey: repo.key,
-        packageType: 'npm',
-        name,
-        version,
-        description: typeof manifest.description === 'string' ? manifest.description : '',
-        readme,
-        licenses: declaredLicenses(manifest),
-        tags: keywordsOf(manifest),
-        dependencies: dependenciesOf(manifest),
-        metadata: stored,
-        createdBy: user,
-        latest: distTags.latest === version,
-        files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
-        // In the version's transaction: a crash cannot leave the version without the tags it came with.
-        alongside: async (tx, { packageId }) => {
-          for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v, tx)
+      await this.fctx.artifacts.recordVersion(
+        {
+          repoKey: repo.key,
+          packageType: 'npm',
+          name,
+          version,
+          description: typeof manifest.description === 'string' ? manifest.description : '',
+          readme,
+          licenses: declaredLicenses(manifest),
+          tags: keywordsOf(manifest),
+          dependencies: dependenciesOf(manifest),
+          metadata: stored,
+          createdBy: user,
+          latest: distTags.latest === version,
+          files: [{ path: tarballPath(name, version), blob, mimeType: 'application/gzip', lead: true }],
+          // In the version's transaction: a crash cannot leave the version without the tags it came with.
+          alongside: async (tx, { packageId }) => {
+            for (const [tag, v] of Object.entries(distTags)) await this.setDistTag(packageId, repo.key, tag, v, tx)
+          },
         },
-      })
+        db,
+      )
     } catch (error) {
       // A concurrent publish of this version committed first.
       if (error instanceof HttpError && error.status === 409) return republish()

@@ -131,7 +131,9 @@ export const npmRoutes =
       const removed = Object.keys(current.versions).filter((v) => !wanted[v])
       if (removed.length > 0) await authorize(fctx, request, 'delete', target.key)
       const pkgId = await registry.packageRowId(name)
-      for (const v of removed) await fctx.artifacts.deleteVersion(target.key, 'npm', name, v)
+      // Every write here is this package's: other nodes drop its packuments alone.
+      const db = registry.writesAbout(name)
+      for (const v of removed) await fctx.artifacts.deleteVersion(target.key, 'npm', name, v, db)
       for (const [v, m] of Object.entries(wanted) as [string, Manifest][]) {
         if (!current.versions[v]) continue
         const deprecated = typeof m.deprecated === 'string' && m.deprecated !== '' ? m.deprecated : null
@@ -150,7 +152,8 @@ export const npmRoutes =
         const left = await registry.localPackument(target, name)
         if (left) {
           await db.deleteFrom('dist_tags').where('package_id', '=', pkgId).where('repo_key', '=', target.key).execute()
-          for (const [tag, v] of Object.entries(tags)) if (left.versions[v]) await registry.setDistTag(pkgId, target.key, tag, v)
+          for (const [tag, v] of Object.entries(tags))
+            if (left.versions[v]) await registry.setDistTag(pkgId, target.key, tag, v, db)
         }
       }
       registry.invalidate(name)
@@ -175,6 +178,7 @@ export const npmRoutes =
       const current = pkgId === undefined ? undefined : await registry.localPackument(target, name)
       if (!current || pkgId === undefined) throw new HttpError(404, `package ${name} not found`)
       if (!tag) throw new HttpError(400, 'tag: missing')
+      const db = registry.writesAbout(name)
       if (request.method === 'DELETE') {
         if (tag === 'latest') throw new HttpError(400, 'tag: latest cannot be removed')
         await db
@@ -380,14 +384,15 @@ export const npmRoutes =
             // The whole package.
             const current = await registry.localPackument(target, name)
             if (!current) throw new HttpError(404, `package ${name} not found`)
-            for (const v of Object.keys(current.versions)) await fctx.artifacts.deleteVersion(target.key, 'npm', name, v)
+            const db = registry.writesAbout(name)
+            for (const v of Object.keys(current.versions)) await fctx.artifacts.deleteVersion(target.key, 'npm', name, v, db)
             registry.invalidate(name)
             request.log.info({ repo: target.key, pkg: name }, 'npm package unpublished')
             return reply.send({ ok: true })
           }
           if (rest[0] === '-' && rest[1]) {
             // A tarball whose version the preceding update already removed, or a stray one.
-            await fctx.artifacts.deleteFile(target.key, `${name}/-/${rest[1]}`)
+            await fctx.artifacts.deleteFile(target.key, `${name}/-/${rest[1]}`, registry.writesAbout(name))
             return reply.send({ ok: true })
           }
         }

@@ -343,8 +343,8 @@ export class ArtifactService {
    * Records a version with its files, dependencies and tags in one transaction. Call it only after
    * every file's blob is stored. An existing version in the repository is a 409 unless `overwrite`.
    */
-  async recordVersion(v: NewVersion): Promise<{ packageId: number; versionId: number }> {
-    const result = await this.db.transaction().execute((tx) => this.recordVersionIn(tx, v))
+  async recordVersion(v: NewVersion, db: Kysely<Database> = this.db): Promise<{ packageId: number; versionId: number }> {
+    const result = await db.transaction().execute((tx) => this.recordVersionIn(tx, v))
     packagesChanged([v.repoKey])
     return result
   }
@@ -446,8 +446,14 @@ export class ArtifactService {
    * Deletes a version of a repository with its files. The package goes when no version is left
    * anywhere; otherwise its latest version is recomputed. Returns false when there was none.
    */
-  async deleteVersion(repoKey: string, type: string, name: string, version: string): Promise<boolean> {
-    const deleted = await this.db.transaction().execute(async (tx) => {
+  async deleteVersion(
+    repoKey: string,
+    type: string,
+    name: string,
+    version: string,
+    db: Kysely<Database> = this.db,
+  ): Promise<boolean> {
+    const deleted = await db.transaction().execute(async (tx) => {
       const row = await this.findVersion(repoKey, type, name, version, tx)
       if (!row) return false
       await this.assertNotHeld(tx, repoKey, { versionId: row.id })
