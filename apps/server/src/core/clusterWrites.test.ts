@@ -1,9 +1,9 @@
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, npmPublishBody } from '../../test/clients.js'
+import { accessToken, createRepo, listen, npmPublishBody } from '../../test/clients.js'
 import { uploadSdist } from '../../test/pypi.js'
-import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
+import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
 import { loadConfig } from '../config.js'
 import { ClusterWrites } from './clusterWrites.js'
@@ -158,6 +158,37 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       vi.useRealTimers()
       await superuser.end()
     }
+  })
+
+  it('a remote’s copy of an npm package made on node one is told as that package’s alone', async () => {
+    // The remote's upstream is node one's own local repository, over HTTP.
+    const base = await listen(one.fastify)
+    await createRepo(one.fastify, admin, 'npm-origin', { rclass: 'local', packageType: 'npm' })
+    await createRepo(one.fastify, admin, 'npm-origin-remote', {
+      rclass: 'remote',
+      packageType: 'npm',
+      url: `${base}/api/npm/npm-origin`,
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    })
+    const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
+    const published = heardOnTwo(['package_versions'])
+    const { body } = await npmPublishBody(base, 'npm-origin', { name: 'origin-a', version: '1.0.0' })
+    const res = await one.fastify.inject({ method: 'PUT', url: '/api/npm/npm-origin/origin-a', headers: bearer, payload: body })
+    expect(res.statusCode, res.body).toBe(201)
+    await published
+    const scopes = (told: ChangedTables, table: string) => [...told].filter((t) => t.startsWith(`${table}@`))
+    // The packument, then its tarball, fetched from the upstream and kept by node one.
+    const fetched = heardOnTwo(['remote_cache'])
+    const packument = await one.fastify.inject({ url: '/api/npm/npm-origin-remote/origin-a', headers: bearer })
+    expect(packument.statusCode, packument.body).toBe(200)
+    expect(scopes(await fetched, 'remote_cache')).toEqual(['remote_cache@npm-origin-remote#npm:origin-a'])
+    const cached = heardOnTwo(['files'])
+    const tarball = await one.fastify.inject({ url: '/api/npm/npm-origin-remote/origin-a/-/origin-a-1.0.0.tgz', headers: bearer })
+    expect(tarball.statusCode, tarball.body).toBe(200)
+    const told = await cached
+    expect(scopes(told, 'files')).toEqual(['files@npm-origin-remote#npm:origin-a'])
+    expect(scopes(told, 'package_versions')).toEqual(['package_versions@npm-origin-remote#npm:origin-a'])
   })
 
   it('a deploy on node one drops node two’s served files of that repository alone', async () => {

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import { HttpError } from '../core/errors.js'
+import type { Database } from '../core/schema.js'
 import type { Repository } from '../modules/repositories/service.js'
 import type { FormatContext } from './types.js'
 import { RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
@@ -18,12 +20,21 @@ export function upstreamHeaders(fctx: FormatContext, repo: Repository, accept = 
   return headers
 }
 
-/** Records in remote_cache what a remote's upstream answered for `path`: a document's blob, or a miss (404). */
-export async function rememberUpstream(fctx: FormatContext, repoKey: string, path: string, sha256: string | null) {
+/**
+ * Records in remote_cache what a remote's upstream answered for `path`: a document's blob, or a
+ * miss (404); through `db` when the write is about one subject (WriteWatch.about).
+ */
+export async function rememberUpstream(
+  fctx: FormatContext,
+  repoKey: string,
+  path: string,
+  sha256: string | null,
+  db: Kysely<Database> = fctx.db.kysely,
+) {
   const fetched_at = Date.now()
   const status = sha256 ? 200 : 404
   const content_type = sha256 ? 'application/json' : null
-  await fctx.db.kysely
+  await db
     .insertInto('remote_cache')
     .values({ repo_key: repoKey, path, sha256, status, content_type, fetched_at })
     .onConflict((oc) => oc.columns(['repo_key', 'path']).doUpdateSet({ sha256, status, content_type, fetched_at }))
@@ -38,6 +49,8 @@ export interface UpstreamDocumentRequest {
   accept: string
   /** The document to keep, from the upstream's answer; throws an HttpError (502) for one it cannot read. */
   convert: (text: string, response: Response) => string
+  /** Where the answer is remembered: a handle about the document's subject (npm: its package), else the database. */
+  db?: Kysely<Database>
 }
 
 /**
@@ -74,7 +87,7 @@ export async function upstreamDocument(
   }
   if (response.status === 404 || response.status === 410) {
     await response.body?.cancel()
-    await rememberUpstream(fctx, repo.key, request.path, null)
+    await rememberUpstream(fctx, repo.key, request.path, null, request.db)
     return undefined
   }
   if (!response.ok) {
@@ -85,6 +98,6 @@ export async function upstreamDocument(
   }
   const document = request.convert(await response.text(), response)
   const blob = await fctx.blobs.put(document)
-  await rememberUpstream(fctx, repo.key, request.path, blob.sha256)
+  await rememberUpstream(fctx, repo.key, request.path, blob.sha256, request.db)
   return document
 }

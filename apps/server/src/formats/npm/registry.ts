@@ -112,7 +112,8 @@ export class NpmRegistry {
 
   /**
    * The database, for writes that change one package alone (its publish, its dist-tags, its
-   * versions' removal): other nodes then drop that package's packuments, not all of a repository's.
+   * versions' removal, a remote's copy of its packument or a tarball): other nodes then drop that
+   * package's packuments, not all of a repository's (nor every virtual repository's).
    */
   writesAbout(name: string): Kysely<Database> {
     return this.fctx.db.writes.about(this.fctx.db.kysely, subjectOf(name))
@@ -190,6 +191,7 @@ export class NpmRegistry {
     let parsed: Manifest | undefined
     const text = await upstreamDocument(this.fctx, repo, {
       path: name,
+      db: this.writesAbout(name),
       url: this.upstreamUrl(repo, name),
       accept: 'application/json',
       convert: (fetched) => {
@@ -277,21 +279,24 @@ export class NpmRegistry {
       sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
     })
     await this.fctx.artifacts
-      .recordVersion({
-        repoKey: repo.key,
-        packageType: 'npm',
-        name,
-        version,
-        description: typeof manifest.description === 'string' ? manifest.description : '',
-        readme: packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' ? packument.readme : null,
-        licenses: declaredLicenses(manifest),
-        tags: keywordsOf(manifest),
-        dependencies: dependenciesOf(manifest),
-        metadata: manifest,
-        latest: packument?.['dist-tags']?.latest === version,
-        createdAt: packument?.time?.[version] ? Date.parse(packument.time[version]) || undefined : undefined,
-        files: [{ path: `${name}/-/${file}`, blob, mimeType: 'application/gzip', lead: true }],
-      })
+      .recordVersion(
+        {
+          repoKey: repo.key,
+          packageType: 'npm',
+          name,
+          version,
+          description: typeof manifest.description === 'string' ? manifest.description : '',
+          readme: packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' ? packument.readme : null,
+          licenses: declaredLicenses(manifest),
+          tags: keywordsOf(manifest),
+          dependencies: dependenciesOf(manifest),
+          metadata: manifest,
+          latest: packument?.['dist-tags']?.latest === version,
+          createdAt: packument?.time?.[version] ? Date.parse(packument.time[version]) || undefined : undefined,
+          files: [{ path: `${name}/-/${file}`, blob, mimeType: 'application/gzip', lead: true }],
+        },
+        this.writesAbout(name),
+      )
       .catch((error) => {
         // Another request cached it first.
         if (!(error instanceof HttpError && error.status === 409)) throw error
