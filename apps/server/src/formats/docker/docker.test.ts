@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import http_ from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
+import { accessToken, createRepo, listen, run, skopeo as skopeoIn } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
@@ -45,10 +45,10 @@ describe('docker/oci registry', () => {
   let image: Awaited<ReturnType<typeof buildImage>>
 
   const skopeo = (args: string[], creds = `admin:${token}`) =>
-    run('skopeo', ['--insecure-policy', ...args.flatMap((a) => (a === '@creds' ? ['--creds', creds] : [a]))], {
-      cwd: work,
-      env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-    })
+    skopeoIn(
+      work,
+      args.flatMap((a) => (a === '@creds' ? ['--creds', creds] : [a])),
+    )
   const authHeader = () => ({ authorization: `Bearer ${token}` })
   const http = (method: string, url: string, body?: Buffer | string, headers: Record<string, string> = {}) =>
     fetch(`${base}${url}`, {

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { BundleDetails } from '@trove/contracts/distribution'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { run, writeFiles } from '../../../test/clients.js'
+import { run, skopeo as skopeoIn, writeFiles } from '../../../test/clients.js'
 import { Front } from '../../../test/front.js'
 import { NodeProcess as Node, type Session, sessionHeaders } from '../../../test/nodeProcess.js'
 import { writeOciImage } from '../../../test/ociImage.js'
@@ -38,11 +38,7 @@ describe('release bundles and distribution', () => {
     const registry = `${base}/api/npm/npm-local/`
     fs.writeFileSync(path.join(dir, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`)
   }
-  const skopeo = (args: string[]) =>
-    run('skopeo', ['--insecure-policy', ...args], {
-      cwd: work,
-      env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-    })
+  const skopeo = (args: string[]) => skopeoIn(work, args)
   const api = (t: Node, s: Session) => ({
     get: (url: string) => t.inject({ method: 'GET', url, headers: sessionHeaders(s) }),
     post: (url: string, payload?: object) =>

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createRepo, listen, run } from '../../../test/clients.js'
+import { createRepo, listen, skopeo as skopeoIn } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import {
   ADMIN_PASSWORD,
@@ -46,11 +46,7 @@ describe('image scans', () => {
   let admin: Session
   let host: string
   let work: string
-  const skopeo = (args: string[]) =>
-    run('skopeo', ['--insecure-policy', ...args], {
-      cwd: work,
-      env: { HOME: work, REGISTRY_AUTH_FILE: path.join(work, 'auth.json') },
-    })
+  const skopeo = (args: string[]) => skopeoIn(work, args)
   const push = async (dir: string, files: Record<string, string>, tag: string) => {
     const image = writeOciImage(path.join(work, dir), { content: '', tag, files })
     const res = await skopeo([
