@@ -89,7 +89,7 @@ export function changedFor(changed: ChangedTables, tables: readonly string[]): '
 }
 
 /** A subject of WriteWatch.about: what a notification's entries can carry. */
-const SUBJECT = /^[^\s,@#*]+$/
+const SUBJECT = /^[^\s,@#]+$/
 
 /** Marks the queries of a database handle as made about a subject (WriteWatch.about). */
 class AboutPlugin implements KyselyPlugin {
@@ -140,15 +140,15 @@ export class WriteWatch {
   /** Tell other processes: the node's other worker processes (core/workers.ts), the other nodes (core/clusterWrites.ts). */
   private readonly relays = new Set<(tables: ChangedTables) => void>()
 
+  /** The subject of each query made through an `about` handle, by its id. */
+  private readonly subjects = new WeakMap<QueryId, string>()
+
   /**
    * `bookkeeping`: per table, the columns whose updates alone are not reported. `scoped`: per table,
    * the column whose values a write's report names (see changedScope), from the values an insert
    * gives it and the `column = value` (or `in`) conditions an update's or a deletion's WHERE
    * requires.
    */
-  /** The subject of each query made through an `about` handle, by its id. */
-  private readonly subjects = new WeakMap<QueryId, string>()
-
   constructor(
     private readonly bookkeeping: Readonly<Record<string, readonly string[]>> = {},
     private readonly scoped: Readonly<Record<string, string>> = {},
