@@ -36,6 +36,15 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       })
     })
 
+  /** Publishes `name@version` to `repo` through node one; resolves, once node two has heard of it, with what it heard. */
+  const publishOnOne = async (repo: string, name: string, version: string, bearer: { authorization: string }) => {
+    const heard = heardOnTwo(['package_versions'])
+    const { body } = await npmPublishBody('http://localhost', repo, { name, version })
+    const res = await one.fastify.inject({ method: 'PUT', url: `/api/npm/${repo}/${name}`, headers: bearer, payload: body })
+    expect(res.statusCode, res.body).toBe(201)
+    return heard
+  }
+
   beforeAll(async () => {
     one = await createTestApp({ TROVE_NODE_ID: 'node-one' })
     two = await buildApp(
@@ -85,40 +94,20 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
   it('a version published on node one is in node two’s packument as soon as node two hears of it', async () => {
     await createRepo(one.fastify, admin, 'npm-shared', { rclass: 'local', packageType: 'npm' })
     const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
-    const publish = async (version: string) => {
-      const { body } = await npmPublishBody('http://localhost', 'npm-shared', { name: 'shared-lib', version })
-      const res = await one.fastify.inject({
-        method: 'PUT',
-        url: '/api/npm/npm-shared/shared-lib',
-        headers: bearer,
-        payload: body,
-      })
-      expect(res.statusCode, res.body).toBe(201)
-    }
     const versionsOnTwo = async () => {
       const res = await two.fastify.inject({ url: '/api/npm/npm-shared/shared-lib', headers: bearer })
       return Object.keys(res.json().versions ?? {})
     }
-    const firstHeard = heardOnTwo(['package_versions'])
-    await publish('1.0.0')
-    await firstHeard
+    await publishOnOne('npm-shared', 'shared-lib', '1.0.0', bearer)
     expect(await versionsOnTwo()).toEqual(['1.0.0']) // now cached on node two
-    const heard = heardOnTwo(['package_versions'])
-    await publish('1.1.0')
-    await heard
+    await publishOnOne('npm-shared', 'shared-lib', '1.1.0', bearer)
     expect(await versionsOnTwo()).toEqual(['1.0.0', '1.1.0'])
   })
 
   it('an npm publish on node one drops node two’s packuments of that package alone', async () => {
     await createRepo(one.fastify, admin, 'npm-narrow', { rclass: 'local', packageType: 'npm' })
     const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
-    const publish = async (name: string, version: string) => {
-      const heard = heardOnTwo(['package_versions'])
-      const { body } = await npmPublishBody('http://localhost', 'npm-narrow', { name, version })
-      const res = await one.fastify.inject({ method: 'PUT', url: `/api/npm/npm-narrow/${name}`, headers: bearer, payload: body })
-      expect(res.statusCode, res.body).toBe(201)
-      return heard
-    }
+    const publish = (name: string, version: string) => publishOnOne('npm-narrow', name, version, bearer)
     const onTwo = async (name: string) => {
       const res = await two.fastify.inject({ url: `/api/npm/npm-narrow/${name}`, headers: bearer })
       return { description: res.json().description, versions: Object.keys(res.json().versions ?? {}) }
@@ -172,11 +161,7 @@ describe.runIf(postgres)('writes told across the nodes of a cluster', () => {
       password: ADMIN_PASSWORD,
     })
     const bearer = { authorization: `Bearer ${await accessToken(one.fastify, admin)}` }
-    const published = heardOnTwo(['package_versions'])
-    const { body } = await npmPublishBody(base, 'npm-origin', { name: 'origin-a', version: '1.0.0' })
-    const res = await one.fastify.inject({ method: 'PUT', url: '/api/npm/npm-origin/origin-a', headers: bearer, payload: body })
-    expect(res.statusCode, res.body).toBe(201)
-    await published
+    await publishOnOne('npm-origin', 'origin-a', '1.0.0', bearer)
     const scopes = (told: ChangedTables, table: string) => [...told].filter((t) => t.startsWith(`${table}@`))
     // The packument, then its tarball, fetched from the upstream and kept by node one.
     const fetched = heardOnTwo(['remote_cache'])
