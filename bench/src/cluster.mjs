@@ -223,12 +223,7 @@ export async function benchCluster(row) {
 
     const { skopeo, version } = await skopeoClient()
     const host = (node) => node.url.replace('http://', '')
-    if (BLOB_CPU > 0) {
-      const held = [bucket, streaming, disk].map((n) => cpuQuota(n.pid, BLOB_CPU, `trove-bench-${process.pid}-layer-${n.pid}`))
-      stops.push(async () => {
-        for (const q of held) q.remove()
-      })
-    }
+    if (BLOB_CPU > 0) holdEach([bucket, streaming, disk], BLOB_CPU, ['layer-s3', 'layer-streamed', 'layer-disk'], stops)
     const blobs = await pushPullRounds({
       targets: [
         { name: 's3', host: host(bucket), dataDir: bucket.dataDir, pid: bucket.pid },
@@ -310,10 +305,7 @@ async function scaleOut({ row, dir, work, stops, postgres, s3, shared }) {
   await warmUp(lb3, data, token, await bearer(), FIRST_WARM_S)
   if (NODE_CPU > 0) {
     // Each node on a share of the machine of its own: only the loads as fast as they go.
-    const quotas = nodes.map((n, i) => cpuQuota(n.pid, NODE_CPU, `trove-bench-${process.pid}-${ids[i]}`))
-    stops.push(async () => {
-      for (const q of quotas) q.remove()
-    })
+    const quotas = holdEach(nodes, NODE_CPU, ids, stops)
     const throttled = { 1: 0, 3: 0 }
     const atRate = { 1: [], 3: [] }
     for (let r = 0; r < ROUNDS; r++) {
@@ -371,6 +363,18 @@ async function scaleOut({ row, dir, work, stops, postgres, s3, shared }) {
   await haproxy3.stop()
   for (const node of nodes) await node.stop()
   return { kindsOnS3 }
+}
+
+/**
+ * Holds each node process to `cores` of CPU (a cgroup quota each, named by `names`); the quotas
+ * are removed with the run's other stops. Returns them (each says how long it held its node back).
+ */
+function holdEach(nodes, cores, names, stops) {
+  const quotas = nodes.map((n, i) => cpuQuota(n.pid, cores, `trove-bench-${process.pid}-${names[i]}`))
+  stops.push(async () => {
+    for (const q of quotas) q.remove()
+  })
+  return quotas
 }
 
 /** The last error lines (level 50 and up) of a node's log. */
