@@ -27,7 +27,7 @@ import { migrateToLatest } from './core/migrate.js'
 import { RequestSummaryLog } from './core/requestLog.js'
 import { S3Objects } from './core/s3Objects.js'
 import { SecretBox } from './core/secretBox.js'
-import { securityHeaders } from './core/securityHeaders.js'
+import { asPage, htmlIsPage, onlyFilesOn, securityHeaders } from './core/securityHeaders.js'
 import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
 import { formats } from './formats/index.js'
 import { repositoryPathRoutes } from './formats/paths.js'
@@ -37,6 +37,7 @@ import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
 import { artifactConsoleRoutes, artifactRestRoutes, nativeListingRoutes } from './modules/artifacts/routes.js'
 import { ArtifactTreeService } from './modules/artifacts/service.js'
 import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
+import { signInLockRoutes } from './modules/auth/lockRoutes.js'
 import { mfaRoutes } from './modules/auth/mfaRoutes.js'
 import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
 import { CallerCache, principalResolver } from './modules/auth/principal.js'
@@ -206,6 +207,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app)
 
   securityHeaders(app)
+  if (config.downloadBaseUrl) onlyFilesOn(app, new URL(config.downloadBaseUrl).host)
   refuseNulBytes(app)
   let shuttingDown = false
   // A response finished during shutdown closes its connection, so a keep-alive client does not
@@ -257,6 +259,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
   await app.register(async (docs) => {
     defaultAccess(docs, 'public')
+    htmlIsPage(docs, config.baseUrl, '/api/docs')
     // Tags start folded: drawing every operation of the whole API at once took seconds.
     await docs.register(fastifySwaggerUi, {
       routePrefix: '/api/docs',
@@ -276,6 +279,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mfaRoutes(ctx), { prefix: '/ui/api/v1/ui/auth/mfa' })
   await app.register(passwordRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(passwordAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
+  await app.register(signInLockRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(accountRoutes(ctx), { prefix: '/ui/api/v1/ui/auth' })
   await app.register(accountAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(tokenRoutes(ctx), { prefix: '/ui/api/v1/ui' })
@@ -351,6 +355,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
   }
+  if (config.downloadBaseUrl) fctx.artifacts.downloadHost = new URL(config.downloadBaseUrl).host
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(quickSetupRoutes(fctx), { prefix: '/ui/api/v1/ui/onboarding' })
@@ -426,7 +431,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     formats,
   )
 
-  const sendIndex = consoleIndex(config.webDir)
+  const sendIndex = consoleIndex(config.webDir, (request, reply) => asPage(request, reply, config.baseUrl))
   await app.register(consoleRoutes, { webDir: config.webDir, sendIndex })
 
   if (options.extend) await app.register(async (child) => options.extend?.(child as unknown as FastifyInstance))

@@ -41,6 +41,7 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL, or unset for SQLite')
     .optional(),
   TROVE_BASE_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
+  TROVE_DOWNLOAD_BASE_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
   TROVE_ADMIN_PASSWORD: z.string().min(8, 'expected at least 8 characters').optional(),
   TROVE_SERVER_NAME: z.string().min(1).max(100).optional(),
   TROVE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
@@ -141,6 +142,12 @@ export interface Config {
    */
   masterKey: Buffer | undefined
   baseUrl: string | undefined
+  /**
+   * A second origin (another host name of this server) where stored files are shown inline,
+   * sandboxed, for those who view HTML reports in the browser; the console's origin sends them as
+   * attachments (core/servedContent.ts).
+   */
+  downloadBaseUrl: string | undefined
   adminPassword: string | undefined
   serverName: string | undefined
   log: { level: string; stdout: boolean; maxSize: number; maxFiles: number; dir: string }
@@ -276,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.TROVE_DATABASE_URL,
     masterKey,
     baseUrl: e.TROVE_BASE_URL?.replace(/\/+$/, ''),
+    downloadBaseUrl: e.TROVE_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
     adminPassword: e.TROVE_ADMIN_PASSWORD,
     serverName: e.TROVE_SERVER_NAME,
     log: {

@@ -85,6 +85,15 @@ export const UserDetail = UserSummary.extend({
 }).meta({ id: 'UserDetail' })
 export type UserDetail = z.infer<typeof UserDetail>
 
+/** A user's sign-in lock (too many failed attempts, from one address or from everywhere). */
+export const SignInLock = z
+  .object({
+    /** When the latest lock on the name ends (ms since the epoch), or null when none holds. */
+    lockedUntil: z.number().nullable(),
+  })
+  .meta({ id: 'SignInLock' })
+export type SignInLock = z.infer<typeof SignInLock>
+
 const Email = z.email().max(320)
 const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024)
 

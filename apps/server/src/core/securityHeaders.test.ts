@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_PASSWORD, createTestApp, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { tokenFor } from '../modules/access/testUsers.js'
 import { SECURITY_HEADERS } from './securityHeaders.js'
+import { pageCsp } from './servedContent.js'
 
 /**
  * Every answer carries the security headers, whichever route (or no route) answers it and
@@ -18,9 +19,17 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** The names of the headers an answer lacks or carries with another value. */
-function missingHeaders(res: LightMyRequestResponse): string[] {
-  return Object.entries(SECURITY_HEADERS)
+/** Trove's own pages, the only answers whose scripts may run: the console, the API reference, GraphiQL. */
+const PAGES = /^\/(ui\/(?!api\/|assets\/)|api\/docs|metadata\/api\/v1\/graphiql)/
+
+/**
+ * The names of the headers an answer lacks or carries with another value. Every answer but an
+ * HTML page of Trove's own carries the sandbox policy (core/servedContent.ts).
+ */
+function missingHeaders(res: LightMyRequestResponse, url = ''): string[] {
+  const page = PAGES.test(url) && String(res.headers['content-type']).startsWith('text/')
+  const expected = page ? { ...SECURITY_HEADERS, 'content-security-policy': pageCsp('http://localhost:80') } : SECURITY_HEADERS
+  return Object.entries(expected)
     .filter(([name, value]) => res.headers[name] !== value)
     .map(([name]) => name)
 }
@@ -36,7 +45,7 @@ describe('security headers', () => {
         for (const headers of callers) {
           const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH'
           const res = await t.fastify.inject({ method: method as 'GET', url, headers, ...(withBody ? { payload: {} } : {}) })
-          const missing = missingHeaders(res)
+          const missing = missingHeaders(res, url)
           if (!res.headers['x-request-id']) missing.push('x-request-id')
           if (missing.length > 0) failures.push(`${method} ${route.url} → ${res.statusCode} lacks ${missing.join(', ')}`)
         }

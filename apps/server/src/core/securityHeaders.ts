@@ -1,26 +1,14 @@
-import type { FastifyInstance } from 'fastify'
-
-const csp = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "font-src 'self' data:",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-  "img-src 'self' data: blob:",
-  "object-src 'none'",
-  "script-src 'self'",
-  "script-src-attr 'none'",
-  // Mantine sets CSS variables in a style element; the API reference styles inline.
-  "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self'",
-].join(';')
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { FILE_CSP, pageCsp } from './servedContent.js'
 
 /**
- * The security headers helmet would set, computed once. Setting a fixed object in one hook costs
+ * The security headers helmet would set, computed once. The policy is the sandbox of stored
+ * content (core/servedContent.ts): only Trove's own pages (the console, the API reference) swap it
+ * for the page policy, by `asPage`. Setting a fixed object in one hook costs
  * a fraction of running helmet's middleware chain on every request (measured: ping throughput).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': csp,
+  'content-security-policy': FILE_CSP,
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -39,5 +27,46 @@ export function securityHeaders(app: FastifyInstance): void {
     reply.headers(SECURITY_HEADERS)
     reply.header('x-request-id', request.id)
     done()
+  })
+}
+
+/** The origin the browser reached Trove at: TROVE_BASE_URL's, else the request's own. */
+export function pageOrigin(request: FastifyRequest, baseUrl: string | undefined): string {
+  return baseUrl ? new URL(baseUrl).origin : `${request.protocol}://${request.host}`
+}
+
+/** Gives one of Trove's own pages the policy that lets its scripts (under /ui/ and the docs) run. */
+export function asPage(request: FastifyRequest, reply: FastifyReply, baseUrl: string | undefined): FastifyReply {
+  return reply.header('content-security-policy', pageCsp(pageOrigin(request, baseUrl)))
+}
+
+/**
+ * Every HTML answer of this plugin context under `path` is a page of Trove's own (the API
+ * reference, GraphiQL). Never a context that also sends stored files: those are HTML too.
+ */
+export function htmlIsPage(app: FastifyInstance, baseUrl: string | undefined, path: string): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('text/html') && request.url.startsWith(path)) asPage(request, reply, baseUrl)
+    return payload
+  })
+}
+
+/**
+ * The download origin (TROVE_DOWNLOAD_BASE_URL) serves stored files and nothing else: no console,
+ * no sign-in, no API that a session could use, so a script in a file shown there has nothing of
+ * a user's to reach.
+ */
+export function onlyFilesOn(app: FastifyInstance, downloadHost: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.host !== downloadHost) return
+    const path = request.url.split('?')[0] ?? ''
+    const console = path === '/' || path === '/ui' || path.startsWith('/ui/') || path.startsWith('/access/')
+    if (console || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply
+        .code(404)
+        .type('application/json; charset=utf-8')
+        .send({ errors: [{ status: 404, message: 'The download origin serves stored files only' }] })
+    }
   })
 }

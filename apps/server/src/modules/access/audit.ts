@@ -14,22 +14,30 @@ export async function recordChange(
   event: { actor: string; action: string; targetType: AuditTarget; targetName: string; details?: Record<string, unknown> },
 ): Promise<void> {
   const now = Date.now()
+  await recordEvent(db, event)
+  const version = JSON.stringify(now * 1000 + Math.floor(Math.random() * 1000))
+  await db
+    .insertInto('settings')
+    .values({ key: ACCESS_VERSION_SETTING, value: version, updated_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: version, updated_at: now }))
+    .execute()
+}
+
+/** Records an event that changes no access rule (a sign-in lock): nothing to reload. */
+export async function recordEvent(
+  db: Kysely<Database>,
+  event: { actor: string; action: string; targetType: AuditTarget; targetName: string; details?: Record<string, unknown> },
+): Promise<void> {
   await db
     .insertInto('audit_events')
     .values({
-      at: now,
+      at: Date.now(),
       actor: event.actor,
       action: event.action,
       target_type: event.targetType,
       target_name: event.targetName,
       details: JSON.stringify(event.details ?? {}),
     })
-    .execute()
-  const version = JSON.stringify(now * 1000 + Math.floor(Math.random() * 1000))
-  await db
-    .insertInto('settings')
-    .values({ key: ACCESS_VERSION_SETTING, value: version, updated_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: version, updated_at: now }))
     .execute()
 }
 

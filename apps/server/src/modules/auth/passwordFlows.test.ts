@@ -109,6 +109,75 @@ describe('forgot password', () => {
     expect(again.json().errors[0].message).toBe(INVALID_LINK)
   })
 
+  it('a reset from the mail lifts a sign-in lock; a link mailed before a password change no longer works', async () => {
+    const guess = (ip: string, password = 'wrong-guess') =>
+      t.fastify.inject({
+        method: 'POST',
+        url: `${auth}/login`,
+        remoteAddress: ip,
+        payload: { user: 'erin', password, type: 'login' },
+      })
+    // Locked out from 10.20.0.1 by someone's guesses there (the owner's own address, a shared NAT).
+    for (let i = 0; i < 5; i++) expect((await guess('10.20.0.1')).statusCode).toBe(401)
+    expect((await guess('10.20.0.1', 'new-erin-password')).statusCode).toBe(403)
+    expect((await forgot('erin')).statusCode).toBe(200)
+    const first = /key=([\w-]+)/.exec(mailText((await smtp.next()).raw))?.[1] ?? ''
+    expect((await forgot('erin')).statusCode).toBe(200)
+    const second = /key=([\w-]+)/.exec(mailText((await smtp.next()).raw))?.[1] ?? ''
+    const reset = await t.fastify.inject({
+      method: 'POST',
+      url: `${auth}/resetPassword?key=${second}`,
+      payload: { user: 'erin', password: 'third-erin-password' },
+    })
+    expect(reset.statusCode).toBe(200)
+    expect((await guess('10.20.0.1', 'third-erin-password')).statusCode).toBe(200)
+    // The other link, mailed before the reset, is spent with it.
+    const replay = await t.fastify.inject({
+      method: 'POST',
+      url: `${auth}/resetPassword?key=${first}`,
+      payload: { user: 'erin', password: 'attacker-password' },
+    })
+    expect(replay.statusCode).toBe(400)
+    expect(replay.json().errors[0].message).toBe(INVALID_LINK)
+  })
+
+  it('an administrator sees a user’s sign-in lock and lifts it; both are in the audit log', async () => {
+    const guess = (password: string) =>
+      t.fastify.inject({
+        method: 'POST',
+        url: `${auth}/login`,
+        remoteAddress: '10.21.0.1',
+        payload: { user: 'frank', password, type: 'login' },
+      })
+    const lock = () => t.fastify.inject({ url: '/ui/api/v1/ui/admin/users/frank/signInLock', headers: headers(admin) })
+    expect((await lock()).json()).toEqual({ lockedUntil: null })
+    for (let i = 0; i < 5; i++) await guess('wrong-guess')
+    expect((await guess('frank-password')).statusCode).toBe(403)
+    expect((await lock()).json().lockedUntil).toBeGreaterThan(Date.now())
+    const lifted = await t.fastify.inject({
+      method: 'DELETE',
+      url: '/ui/api/v1/ui/admin/users/frank/signInLock',
+      headers: headers(admin),
+    })
+    expect(lifted.statusCode).toBe(204)
+    expect((await lock()).json()).toEqual({ lockedUntil: null })
+    expect((await guess('frank-password')).statusCode).toBe(200)
+    const audit = await t.fastify.inject({ url: '/ui/api/v1/ui/admin/audit?targetType=user', headers: headers(admin) })
+    const actions = audit
+      .json()
+      .items.filter((e: { targetName: string }) => e.targetName === 'frank')
+      .map((e: { action: string }) => e.action)
+    expect(actions).toEqual(expect.arrayContaining(['signin.locked', 'signin.unlocked']))
+    // Only an administrator may.
+    const frank = await signIn(t.fastify, 'frank', 'frank-password')
+    const refused = await t.fastify.inject({
+      method: 'DELETE',
+      url: '/ui/api/v1/ui/admin/users/frank/signInLock',
+      headers: headers(frank),
+    })
+    expect(refused.statusCode).toBe(403)
+  })
+
   it('links expire after an hour', async () => {
     await forgot('erin')
     const key = /reset-password\?key=([\w-]+)/.exec(mailText((await smtp.next()).raw))?.[1] ?? ''

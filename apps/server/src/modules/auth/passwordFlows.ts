@@ -8,6 +8,7 @@ import type { SecretBox } from '../../core/secretBox.js'
 import { mailBaseUrl, sendMail } from '../mail/service.js'
 import { getSetting } from '../settings/repo.js'
 import { findUserById, findUserByName, setPassword, type UserRow } from '../users/repo.js'
+import { clearUser } from './throttle.js'
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000
 export const INVALID_LINK = 'This link is not valid: it was used, has expired, or never existed'
@@ -93,8 +94,11 @@ export async function resetPassword(
       .executeTakeFirst()
     if (Number(spent.numUpdatedRows) !== 1) throw new HttpError(400, INVALID_LINK)
     await setPassword(trx, user.id, hash)
-    // A new password ends every session opened with the old one.
+    // A new password ends every session opened with the old one, every other reset link, and
+    // any sign-in lock on the name: the mail proved the owner.
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute()
+    await spendResetLinks(trx, user.id)
+    await clearUser(trx, user.name)
   })
   return user
 }
@@ -111,5 +115,17 @@ export async function changePassword(
     let ended = trx.deleteFrom('sessions').where('user_id', '=', user.id)
     if (input.keepSessionId) ended = ended.where('id', '!=', input.keepSessionId)
     await ended.execute()
+    await spendResetLinks(trx, user.id)
   })
+}
+
+/** A reset link mailed before the password changed no longer works after it. */
+async function spendResetLinks(db: Kysely<Database>, userId: number): Promise<void> {
+  await db
+    .updateTable('mail_tokens')
+    .set({ used_at: Date.now() })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'reset')
+    .where('used_at', 'is', null)
+    .execute()
 }

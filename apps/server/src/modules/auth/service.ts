@@ -5,11 +5,12 @@ import type { Principal } from '../../core/access.js'
 import { HttpError } from '../../core/errors.js'
 import { decoyHash, verifyPassword } from '../../core/passwords.js'
 import type { Database } from '../../core/schema.js'
+import { recordEvent } from '../access/audit.js'
 import { findUserByName, type UserRow } from '../users/repo.js'
 import { mfaStatusOf } from './mfa.js'
 import { PASSWORD_EXPIRED, passwordExpired } from './passwordFlows.js'
 import { createSession, type NewSession } from './sessions.js'
-import { addressKey, clearFailures, lockedUntil, lockMessage, recordFailure, userKey } from './throttle.js'
+import { attemptSucceeded, delayFor, describeLock, lockMessage, reserveAttempt, ThrottlePolicy } from './throttle.js'
 
 export const BAD_CREDENTIALS = 'Incorrect user name or password'
 export const USER_DISABLED = 'This user is disabled; ask an administrator to enable it'
@@ -24,8 +25,9 @@ export function userData(principal: Principal | null): UserData {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Checks a user name and password, with the throttle of throttle.ts: a locked name or address is
- * refused (403) before the password is looked at; a failure is answered after the throttle's delay.
+ * Checks a user name and password, with the throttle of throttle.ts: the attempt is counted first,
+ * and one past a limit is refused (403) without the password being looked at; a failure is
+ * answered after the throttle's delay, and a lock it starts is written to the audit log.
  * The same message answers an unknown user and a wrong password, and both cost one argon2
  * verification, so neither text nor timing tells whether the user exists.
  */
@@ -33,17 +35,26 @@ export async function verifyCredentials(
   db: Kysely<Database>,
   input: { user: string; password: string; ip: string | null; allowExpired?: boolean },
 ): Promise<UserRow> {
-  const keys = input.ip ? [userKey(input.user), addressKey(input.ip)] : [userKey(input.user)]
-  const until = await lockedUntil(db, keys)
-  if (until) throw new HttpError(403, lockMessage(until))
+  const attempt = await reserveAttempt(db, input.user, input.ip)
+  if (attempt.lockedUntil) throw new HttpError(403, lockMessage(attempt.lockedUntil))
   const user = await findUserByName(db, input.user)
   const ok = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password)
   if (!user?.password_hash || !ok) {
-    await sleep(await recordFailure(db, input.user, input.ip))
+    for (const key of attempt.locked) {
+      const lock = describeLock(key)
+      await recordEvent(db, {
+        actor: 'system',
+        action: 'signin.locked',
+        targetType: lock.targetType,
+        targetName: lock.targetName,
+        details: { scope: lock.scope, ip: input.ip, minutes: ThrottlePolicy.lockMs / 60_000 },
+      })
+    }
+    await sleep(delayFor(attempt))
     throw new HttpError(401, BAD_CREDENTIALS)
   }
   if (user.disabled) throw new HttpError(403, USER_DISABLED)
-  await clearFailures(db, input.user)
+  await attemptSucceeded(db, input.user, input.ip)
   if (!input.allowExpired && (await passwordExpired(db, user))) throw new HttpError(403, PASSWORD_EXPIRED, CREDENTIALS_EXPIRED)
   return user
 }

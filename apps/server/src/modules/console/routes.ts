@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { defaultAccess } from '../../core/access.js'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -10,9 +10,10 @@ const NEVER = 'no-store'
 export type IndexSender = (reply: FastifyReply) => FastifyReply
 
 /** Answers with the console's index.html (never cached), or a 503 that says how to build it. */
-export function consoleIndex(webDir: string): IndexSender {
+export function consoleIndex(webDir: string, asPage: (request: FastifyRequest, reply: FastifyReply) => void): IndexSender {
   const indexFile = path.join(webDir, 'index.html')
   return (reply) => {
+    asPage(reply.request, reply)
     if (!fs.existsSync(indexFile)) {
       return reply
         .code(503)

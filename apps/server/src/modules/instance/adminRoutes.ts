@@ -89,11 +89,7 @@ export const instanceAdminRoutes =
         async (_request, reply) => {
           const stored = await getSetting<{ type: string; data: string } | null>(db, LOGO_SETTING, null)
           if (!stored) throw notFound('No logo is set')
-          return reply
-            .type(stored.type)
-            .header('cache-control', 'no-cache')
-            .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-            .send(Buffer.from(stored.data, 'base64'))
+          return reply.type(stored.type).header('cache-control', 'no-cache').send(Buffer.from(stored.data, 'base64'))
         },
       )
       logo.post(

@@ -435,7 +435,9 @@ license = {text = "BSD-3-Clause"}
       headers: sessionHeaders(admin),
     })
     expect(res.statusCode).toBe(200)
-    expect(res.headers['content-disposition']).toBe("attachment; filename*=UTF-8''trove-lib-2.0.0.tgz")
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="trove-lib-2.0.0.tgz"; filename*=UTF-8''trove-lib-2.0.0.tgz`,
+    )
     expect(res.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]))
     const missing = await t.fastify.inject({
       url: '/ui/api/v1/download?repoKey=npm-local&path=nope.tgz',

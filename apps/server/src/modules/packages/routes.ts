@@ -19,6 +19,8 @@ import { GraphQLError } from 'graphql'
 import mercurius from 'mercurius'
 import { z } from 'zod'
 import { HttpError, notFound, sendError } from '../../core/errors.js'
+import { htmlIsPage } from '../../core/securityHeaders.js'
+import { attachment } from '../../core/servedContent.js'
 import type { FormatContext } from '../../formats/types.js'
 import { artifactBuilds, buildInfo, buildRuns, listBuilds, publishBuild } from './builds.js'
 import { buildsRoutes } from './buildsRoutes.js'
@@ -88,6 +90,8 @@ export const packagesRoutes =
       // The schema has queries only: a POST to the query endpoint changes nothing.
       route.config = { ...route.config, access: url.includes('/graphiql') ? 'admin' : 'public', reads: true }
     })
+    // GraphiQL is a page of Trove's own (its scripts are served under its path).
+    htmlIsPage(app, undefined, '/metadata/api/v1/graphiql')
     await app.register(mercurius, {
       schema,
       resolvers: resolvers as never,
@@ -311,7 +315,7 @@ export const packagesRoutes =
           const file = await service.file(v, key, path).catch(() => undefined)
           if (!file) continue
           const name = file.name || path.split('/').pop() || 'download'
-          reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+          reply.header('content-disposition', attachment(name))
           return fctx.artifacts.sendFile(request, reply, file)
         }
         throw notFound(`File not found: ${repoKey}/${path}`)

@@ -6,6 +6,7 @@ import { changedScope, type WriteWatch } from '../../core/dbWrites.js'
 import { conflict, DOWNLOAD_BLOCKED, HttpError, isDatabaseUnavailable } from '../../core/errors.js'
 import { Generations } from '../../core/generations.js'
 import type { Database, FilesTable } from '../../core/schema.js'
+import { DOWNLOAD_ORIGIN_CSP, dispositionOf } from '../../core/servedContent.js'
 import { servesStale } from '../../core/staleWhileDown.js'
 import { packagesChanged } from '../packages/cache.js'
 import { isSemverRelease, semverKey } from '../packages/semverKey.js'
@@ -673,6 +674,23 @@ export class ArtifactService {
     if (blocked) throw new HttpError(403, blocked, DOWNLOAD_BLOCKED)
   }
 
+  /**
+   * The host of TROVE_DOWNLOAD_BASE_URL, set by the app: files asked for there are shown inline,
+   * sandboxed (core/servedContent.ts); on the console's origin only inert types are.
+   */
+  downloadHost: string | undefined
+
+  /** A stored file never acts in the console's origin: an attachment unless its type is inert. */
+  serveSafely(request: FastifyRequest, reply: FastifyReply, file: FileRow): void {
+    if (this.downloadHost !== undefined && request.host === this.downloadHost) {
+      reply.header('content-security-policy', DOWNLOAD_ORIGIN_CSP).header('content-disposition', 'inline')
+      return
+    }
+    if (!reply.hasHeader('content-disposition')) {
+      reply.header('content-disposition', dispositionOf(file.mime_type, file.name || file.path.split('/').pop() || 'download'))
+    }
+  }
+
   async sendFile(request: FastifyRequest, reply: FastifyReply, file: FileRow, options: { count?: boolean } = {}) {
     await this.checkDownload(file)
     // A stored file goes out byte for byte, with its length, never encoded on the fly: the
@@ -682,6 +700,7 @@ export class ArtifactService {
     request.headers['x-no-compression'] = 'stored file'
     const headers = fileHeaders(file)
     reply.headers(headers)
+    this.serveSafely(request, reply, file)
     if (request.headers['if-none-match'] === headers.etag) return reply.code(304).send()
     const rangeHeader = request.headers.range
     const range = rangeHeader === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(rangeHeader)

@@ -7,7 +7,7 @@ import { PageHeader } from '../../ui/PageHeader'
 import { AccessNav } from './AccessNav'
 import { useGroups } from './api/groups'
 import { useMyAccess } from './api/myAccess'
-import { useCreateUser, useDeleteUser, useResetPassword, useUpdateUser, useUser } from './api/users'
+import { useCreateUser, useDeleteUser, useResetPassword, useSignInLock, useUnlockUser, useUpdateUser, useUser } from './api/users'
 import { ErrorAlert } from './ErrorAlert'
 import { nameError } from './validation'
 
@@ -24,6 +24,8 @@ export function UserFormPage({ name }: { name?: string }) {
   const update = useUpdateUser()
   const remove = useDeleteUser()
   const reset = useResetPassword()
+  const lock = useSignInLock(name ?? '')
+  const unlock = useUnlockUser()
   const navigate = useNavigate()
   const [form, setForm] = useState({
     name: '',
@@ -140,6 +142,20 @@ export function UserFormPage({ name }: { name?: string }) {
           </Group>
         </Stack>
       </form>
+      {editing && name && lock.data?.lockedUntil && (
+        <Stack maw={520} gap="xs" mt="xl">
+          <Title order={2} size="h4">
+            Sign-in locked
+          </Title>
+          <ErrorAlert error={unlock.error} />
+          <span>Too many failed sign-in attempts: locked until {new Date(lock.data.lockedUntil).toLocaleTimeString()}.</span>
+          <Group>
+            <Button variant="light" loading={unlock.isPending} onClick={() => void unlock.mutateAsync(name).catch(() => {})}>
+              Unlock
+            </Button>
+          </Group>
+        </Stack>
+      )}
       {editing && name && (
         <Stack maw={520} gap="xs" mt="xl">
           <Title order={2} size="h4">

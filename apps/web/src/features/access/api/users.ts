@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { CreateUserInput, UpdateUser, UserDetail, UserListQuery, UserPage } from '@trove/contracts/access'
+import type { CreateUserInput, SignInLock, UpdateUser, UserDetail, UserListQuery, UserPage } from '@trove/contracts/access'
 import { apiRequest } from '../../../lib/api'
 
 const base = '/ui/admin/users'
@@ -34,3 +34,10 @@ export const useResetPassword = () =>
   useUsersMutation(({ name, password }: { name: string; password: string }) =>
     apiRequest<void>(`${path(name)}/password`, { method: 'POST', body: { password } }),
   )
+
+export const getSignInLock = (name: string) => apiRequest<SignInLock>(`${path(name)}/signInLock`)
+export const signInLockQuery = (name: string) =>
+  queryOptions({ queryKey: ['access', 'users', 'lock', name], queryFn: () => getSignInLock(name) })
+export const useSignInLock = (name: string) => useQuery({ ...signInLockQuery(name), enabled: name !== '' })
+export const useUnlockUser = () =>
+  useUsersMutation((name: string) => apiRequest<void>(`${path(name)}/signInLock`, { method: 'DELETE' }))

@@ -1,0 +1,44 @@
+import { SignInLock } from '@trove/contracts/access'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { AppContext } from '../../core/context.js'
+import { notFound } from '../../core/errors.js'
+import { recordEvent } from '../access/audit.js'
+import { findUserByName } from '../users/repo.js'
+import { clearUser, userLockedUntil } from './throttle.js'
+
+const NameParam = z.object({ name: z.string().min(1).max(256) })
+
+/** An administrator sees and lifts a user's sign-in lock (the Users screen). */
+export const signInLockRoutes =
+  (ctx: AppContext): FastifyPluginAsyncZod =>
+  async (app) => {
+    const db = ctx.db.kysely
+    const existing = async (name: string) => {
+      const user = await findUserByName(db, name)
+      if (!user) throw notFound(`User ${name} does not exist`)
+      return user
+    }
+    app.get(
+      '/users/:name/signInLock',
+      {
+        config: { access: 'admin' },
+        schema: { tags: ['access'], summary: "A user's sign-in lock", params: NameParam, response: { 200: SignInLock } },
+      },
+      async (request) => ({ lockedUntil: await userLockedUntil(db, (await existing(request.params.name)).name) }),
+    )
+    app.delete(
+      '/users/:name/signInLock',
+      {
+        config: { access: 'admin' },
+        schema: { tags: ['access'], summary: "Lift a user's sign-in lock, from every address", params: NameParam },
+      },
+      async (request, reply) => {
+        const user = await existing(request.params.name)
+        await clearUser(db, user.name)
+        const actor = (await ctx.principal(request))?.name ?? 'unknown'
+        await recordEvent(db, { actor, action: 'signin.unlocked', targetType: 'user', targetName: user.name })
+        return reply.code(204).send()
+      },
+    )
+  }
