@@ -8,6 +8,7 @@ import type { BundleParameters, ServiceType, SupportBundle } from '@trove/contra
 import archiver from 'archiver'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.js'
+import { REDACTED, viewOfConfig, viewOfSettings } from '../../core/configView.js'
 import type { Db } from '../../core/db.js'
 import type { Database, SupportBundlesTable } from '../../core/schema.js'
 import { listLogFiles } from './logs.js'
@@ -17,11 +18,14 @@ export const bundleDir = (dataDir: string) => path.join(dataDir, 'support')
 export const bundleFile = (dataDir: string, id: string) => path.join(bundleDir(dataDir), `${id}.zip`)
 
 const SECRET_KEY = /pass|secret|token|credential|private|(^|_)key$|apikey|databaseurl|database_url/i
-export const REDACTED = '***'
 
-/** Replaces every value under a secret-sounding key, and the password in any URL, with ***. */
+export { REDACTED }
+
+/** Replaces bytes, every value under a secret-sounding key, and the password in any URL, with ***. */
 export function redact(value: unknown, key = ''): unknown {
   if (value === null || value === undefined) return value
+  // Bytes are a key or a secret's value whatever they are called.
+  if (value instanceof Uint8Array) return REDACTED
   if (SECRET_KEY.test(key) && typeof value !== 'object') {
     return typeof value === 'string' && /^[a-z]+:\/\//i.test(value) ? redactUrl(value) : REDACTED
   }
@@ -134,9 +138,19 @@ export function systemInformation(sources: BundleSources) {
   }
 }
 
-/** A diagnostic report of the process (stacks, heap, handles), with secrets in its environment removed. */
+/**
+ * Environment variables a diagnostic report keeps, by name; every other one shows its name only.
+ * TROVE_* settings are in the configuration file, through its allow-list.
+ */
+const SHOWN_ENVIRONMENT = /^(PATH|HOME|USER|LANG|LC_\w+|TZ|NODE_ENV|NODE_OPTIONS|UV_THREADPOOL_SIZE|HOSTNAME|PWD|SHELL|TERM)$/
+
+/** A diagnostic report of the process (stacks, heap, handles), its environment through an allow-list. */
 export function diagnosticReport(): unknown {
   const report = process.report.getReport() as unknown as Record<string, unknown>
+  const env = (report.environmentVariables ?? {}) as Record<string, string>
+  report.environmentVariables = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, SHOWN_ENVIRONMENT.test(name) ? value : REDACTED]),
+  )
   return redact(report)
 }
 
@@ -181,10 +195,8 @@ export async function writeBundle(
     )
     if (parameters.configuration) {
       const settings = await sources.db.kysely.selectFrom('settings').select(['key', 'value']).execute()
-      const config = {
-        environment: redact(sources.config),
-        settings: Object.fromEntries(settings.map((s) => [s.key, redact(JSON.parse(s.value), s.key)])),
-      }
+      // Through the allow-list (core/configView.ts): a secret shows only whether it is set.
+      const config = { environment: viewOfConfig(sources.config), settings: viewOfSettings(settings) }
       zip.append(JSON.stringify(config, null, 2), { name: 'configuration/trove-config.json' })
     }
     if (parameters.system) zip.append(JSON.stringify(systemInformation(sources), null, 2), { name: 'system/system-info.json' })
