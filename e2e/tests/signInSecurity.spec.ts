@@ -145,9 +145,10 @@ test('an admin requires MFA for one user on the user screen; that user enrols at
   await expect(page).toHaveURL(ADMIN_LANDING)
 })
 
-test('wrong passwords are held back, then lock the user name with a clear message, even against the right password', async ({
+test('wrong passwords are held back, then lock the user name with a clear message, even against the right password; an admin unlocks it', async ({
   page,
   request,
+  browser,
 }) => {
   expect(
     (await request.post('/ui/api/v1/ui/auth/login', { data: { user: 'admin', password: ADMIN_PASSWORD, type: 'login' } })).ok(),
@@ -173,4 +174,17 @@ test('wrong passwords are held back, then lock the user name with a clear messag
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page.getByRole('alert')).toHaveText('Too many failed sign-in attempts: try again in 5 minutes')
   await expect(page).toHaveURL(/\/ui\/login$/)
+
+  // The administrator sees the lock on the user's screen and lifts it.
+  const adminPage = await (await browser.newContext()).newPage()
+  await signInWithPassword(adminPage, 'admin', ADMIN_PASSWORD)
+  await expect(adminPage).toHaveURL(ADMIN_LANDING)
+  await adminPage.goto('/ui/admin/management/users/e2e-lena')
+  await expect(adminPage.getByRole('heading', { name: 'Sign-in locked' })).toBeVisible()
+  await adminPage.getByRole('button', { name: 'Unlock' }).click()
+  await expect(adminPage.getByRole('heading', { name: 'Sign-in locked' })).toHaveCount(0)
+  await adminPage.context().close()
+  await page.getByRole('textbox', { name: 'Password' }).fill('lena-password-1')
+  await page.getByRole('button', { name: 'Log In' }).click()
+  await expect(page).toHaveURL(USER_LANDING)
 })

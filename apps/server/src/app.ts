@@ -16,7 +16,7 @@ import {
 } from 'fastify-type-provider-zod'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
-import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules } from './core/access.js'
+import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules, scopeCappedRoutes } from './core/access.js'
 import { BlobStore } from './core/blobStore.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { armCrashPoints } from './core/crashPoints.js'
@@ -360,8 +360,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(quickSetupRoutes(fctx), { prefix: '/ui/api/v1/ui/onboarding' })
   await app.register(onboardingRoutes(fctx), { prefix: '/ui/api/v1/ui' })
-  for (const format of formats) if (format.routes) await app.register(format.routes(fctx))
-  await app.register(repositoryPathRoutes(fctx, formats))
+  // Package clients' protocols: their handlers cap a token's actions by its scope (ctx.authz).
+  await app.register(async (protocols) => {
+    scopeCappedRoutes(protocols)
+    for (const format of formats) if (format.routes) await protocols.register(format.routes(fctx))
+    await protocols.register(repositoryPathRoutes(fctx, formats))
+  })
   await app.register(packagesRoutes(fctx))
   const tree = new ArtifactTreeService(fctx, formats)
   await app.register(artifactConsoleRoutes(fctx, tree), { prefix: '/ui/api/v1/ui/artifacts' })

@@ -49,6 +49,8 @@ export const MfaCodeRequest = z
   .object({
     otp: z.string().min(1).max(16),
     authenticatorType: z.string().max(32).optional(),
+    /** The current password: needed to enrol from the profile (not during a sign-in, which just checked it). */
+    password: z.string().max(1024).optional(),
   })
   .meta({ id: 'MfaCodeRequest' })
 export type MfaCodeRequest = z.infer<typeof MfaCodeRequest>

@@ -19,6 +19,12 @@ declare module 'fastify' {
     access?: Access
     /** A POST that only reads (a query carried in its body): read-only mode lets it through. */
     reads?: boolean
+    /**
+     * A public route whose handler caps a token's actions by its scope itself (the package
+     * formats and repository paths, through the authorizer). Any other public route that changes
+     * something refuses a scoped token outright (`enforceAccess`).
+     */
+    scopeCapped?: boolean
   }
 }
 
@@ -124,10 +130,31 @@ export function enforceAccess(
       throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
     }
   }
+  /**
+   * A public route that changes something (MFA enrolment, a sign-in step) may still see a
+   * caller: a token of narrow scope is refused there as on any other route, unless the route
+   * caps its actions by scope itself.
+   */
+  const checkScope = async (request: FastifyRequest) => {
+    const principal = await resolve(request)
+    if (principal?.scope) throw new HttpError(403, SCOPE_REFUSED.replace('{scope}', principal.scope), SCOPE_REFUSED_CODE)
+  }
   // Public routes (health checks, static files) pass synchronously, without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    const access = request.routeOptions.config?.access
-    if (!access || access === 'public') return done()
+    const config = request.routeOptions.config
+    const access = config?.access
+    if (!access || access === 'public') {
+      const changes = !SAFE_METHODS.has(request.method) && !config?.reads && !config?.scopeCapped
+      if (!changes || request.headers.authorization === undefined) return done()
+      return void checkScope(request).then(() => done(), done)
+    }
     check(request, access).then(() => done(), done)
+  })
+}
+
+/** Marks every route registered in `app` (a plugin context) as capping a token's scope itself. */
+export function scopeCappedRoutes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, scopeCapped: true }
   })
 }

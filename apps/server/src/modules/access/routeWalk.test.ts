@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../../test/testApp.js'
 import type { Access } from '../../core/access.js'
-import { ACCESS_RULES, AUTHENTICATION_REQUIRED_CODE, ROUTE_REFUSED_CODE } from '../../core/access.js'
+import { ACCESS_RULES, AUTHENTICATION_REQUIRED_CODE, ROUTE_REFUSED_CODE, SCOPE_REFUSED_CODE } from '../../core/access.js'
 import { ADMIN_API, adminHeaders, tokenFor, userWithToken } from './testUsers.js'
 
 /**
@@ -34,6 +34,8 @@ function concreteUrl(url: string, method: string): string {
 
 let t: TestApp
 const headers: Record<Caller, Record<string, string>> = { anonymous: {}, user: {}, projectAdmin: {}, admin: {} }
+/** An administrator's tokens of narrow scope: the strongest owner, the narrowest token. */
+const scoped: Record<'read' | 'deploy', Record<string, string>> = { read: {}, deploy: {} }
 
 beforeAll(async () => {
   t = await createTestApp()
@@ -54,6 +56,16 @@ beforeAll(async () => {
   })
   expect(members.statusCode).toBe(200)
   headers.admin = await tokenFor(t.fastify, 'admin', 'correct-horse-battery')
+  for (const scope of ['read', 'deploy'] as const) {
+    const made = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: admin,
+      payload: { expiresIn: 3600, scope },
+    })
+    expect(made.statusCode).toBe(200)
+    scoped[scope] = { authorization: `Bearer ${made.json().access_token}` }
+  }
 })
 afterAll(() => t?.close())
 
@@ -95,4 +107,33 @@ describe('every registered route', () => {
     }
     expect(failures).toEqual([])
   }, 120_000)
+})
+
+describe('a token of narrow scope on every route (finding 4 of the security probe)', () => {
+  it.each(['read', 'deploy'] as const)(
+    '%s: every call that changes something is refused by its scope, public routes included',
+    async (scope) => {
+      const failures: string[] = []
+      for (const route of t.app.routes) {
+        for (const method of [route.method].flat()) {
+          if (['GET', 'HEAD', 'OPTIONS'].includes(method) || route.config?.reads) continue
+          const res = await t.fastify.inject({
+            method: method as 'POST',
+            url: concreteUrl(route.url, method),
+            headers: scoped[scope],
+            ...(method === 'DELETE' ? {} : { payload: {} }),
+          })
+          const what = `${method} ${route.url} → ${res.statusCode}`
+          if (res.statusCode < 300) failures.push(`${what}: changed something`)
+          // Package protocols cap a token's actions themselves (the authorizer); everything else refuses it outright.
+          if (route.config?.scopeCapped) continue
+          const code =
+            res.body && String(res.headers['content-type'] ?? '').includes('json') ? res.json()?.errors?.[0]?.code : undefined
+          if (res.statusCode !== 403 || code !== SCOPE_REFUSED_CODE) failures.push(`${what}: not refused by scope`)
+        }
+      }
+      expect(failures).toEqual([])
+    },
+    120_000,
+  )
 })

@@ -39,8 +39,8 @@ async function login(user: string) {
 const current = (s: Session) =>
   t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/current', headers: { cookie: s.cookie } })
 const enrollStart = (s: Session) => t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: headers(s) })
-const enrollConfirm = (s: Session, otp: string) =>
-  t.fastify.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: headers(s), payload: { otp } })
+const enrollConfirm = (s: Session, otp: string, password?: string) =>
+  t.fastify.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: headers(s), payload: { otp, password } })
 const verify = (s: Session, otp: string, withCsrf = true) =>
   t.fastify.inject({
     method: 'POST',
@@ -151,14 +151,71 @@ describe('enrolling from the profile', () => {
   it('turns MFA on for a signed-in user who was not required to', async () => {
     const dave = await signIn(t.fastify, 'dave', 'dave-password')
     const { secret } = (await enrollStart(dave)).json()
+    // From the profile, the current password goes with the code.
+    const bare = await enrollConfirm(dave, code(secret, -1))
+    expect(bare.statusCode).toBe(400)
+    expect(bare.json().errors[0].message).toBe('Enter your current password to turn on two-step verification')
+    expect((await enrollConfirm(dave, code(secret, -1), 'not-the-password')).statusCode).toBe(401)
     // One step of clock drift either side is allowed, two are not.
-    expect((await enrollConfirm(dave, code(secret, 2))).statusCode).toBe(401)
-    expect((await enrollConfirm(dave, code(secret, -2))).statusCode).toBe(401)
-    expect((await enrollConfirm(dave, code(secret, -1))).statusCode).toBe(200)
+    expect((await enrollConfirm(dave, code(secret, 2), 'dave-password')).statusCode).toBe(401)
+    expect((await enrollConfirm(dave, code(secret, -2), 'dave-password')).statusCode).toBe(401)
+    expect((await enrollConfirm(dave, code(secret, -1), 'dave-password')).statusCode).toBe(200)
+    // Once on, a session cannot replace the secret.
+    expect((await enrollStart(dave)).statusCode).toBe(409)
     const next = await login('dave')
     expect(next.user.mfaStatus).toBe('verify')
     expect((await verify(next.session, code(secret, 2))).statusCode).toBe(401)
     expect((await verify(next.session, code(secret, 1))).statusCode).toBe(200)
     expect((await current(next.session)).json()).toMatchObject({ name: 'dave', anonymous: false })
+  })
+})
+
+describe('account security through a token (finding 4 of the security probe)', () => {
+  it('a token of any scope can neither start nor confirm an enrolment, so it cannot replace the owner’s second step', async () => {
+    await insertUser(t.app.db.kysely, {
+      name: 'erin',
+      email: null,
+      passwordHash: await hashPassword('erin-password'),
+      admin: false,
+    })
+    const erin = await signIn(t.fastify, 'erin', 'erin-password')
+    for (const scope of ['read', 'deploy', 'full']) {
+      const made = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/userIdentifyToken/erin',
+        headers: headers(erin),
+        payload: { expiresIn: 600, ...(scope === 'full' ? {} : { scope }) },
+      })
+      expect(made.statusCode).toBe(200)
+      const bearer = { authorization: `Bearer ${made.json().access_token}` }
+      const start = await t.fastify.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/mfa/enroll', headers: bearer })
+      expect(start.statusCode, scope).toBe(403)
+      const confirm = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/auth/mfa/enroll',
+        headers: bearer,
+        payload: { otp: '123456', password: 'erin-password' },
+      })
+      expect(confirm.statusCode, scope).toBe(403)
+    }
+    // The owner's password sign-in still asks for no code.
+    expect((await login('erin')).user.mfaStatus).toBe('none')
+  })
+
+  it('200 codes sent at once for one pending sign-in: at most the limit are checked, then it ends', async () => {
+    expect((await requireFor('carol', true)).statusCode).toBe(200)
+    const { session } = await login('carol')
+    const { secret } = (await enrollStart(session)).json()
+    const right = code(secret)
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        enrollConfirm(session, i === 150 ? right : String(100000 + i)).then((r) => r.statusCode),
+      ),
+    )
+    const checked = statuses.filter((s) => s === 401 || s === 200).length
+    expect(checked).toBeLessThanOrEqual(MFA_MAX_FAILURES)
+    expect(statuses).not.toContain(200)
+    // The pending sign-in is over: the right code no longer completes it.
+    expect((await enrollConfirm(session, right)).statusCode).toBe(403)
   })
 })

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { CSRF_REFUSED } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
 import { forbidden, HttpError, unauthorized } from '../../core/errors.js'
+import { passwordlessReauth } from '../sso/reauth.js'
 import { findUserById, type UserRow } from '../users/repo.js'
 import {
   confirmEnrollment,
@@ -16,8 +17,13 @@ import {
   verifyCode,
 } from './mfa.js'
 import { sessionToken } from './principal.js'
-import { toUserData } from './service.js'
-import { completeSession, countMfaFailure, deleteSession, findPendingSession, type PendingSession } from './sessions.js'
+import { toUserData, verifyCredentials } from './service.js'
+import { completeSession, deleteSession, findPendingSession, type PendingSession, reserveMfaAttempt } from './sessions.js'
+
+/** Account security changes only by a person at the console: never by a token, whatever its scope. */
+export const SESSION_REQUIRED = 'Two-step verification is changed in a signed-in browser session, not with a token'
+export const MFA_ALREADY_ON = 'Two-step verification is already on for this user'
+export const PASSWORD_REQUIRED = 'Enter your current password to turn on two-step verification'
 
 /** The one-time-code calls, under /ui/api/v1/ui/auth/mfa: for a pending sign-in, or a signed-in user enrolling from the profile. */
 export const mfaRoutes =
@@ -38,23 +44,43 @@ export const mfaRoutes =
       }
       const principal = await ctx.principal(request)
       if (!principal) throw forbidden(SIGN_IN_AGAIN)
-      if (mutating && principal.via === 'session' && request.headers[CSRF_HEADER] !== principal.csrfToken)
-        throw forbidden(CSRF_REFUSED)
+      if (principal.via !== 'session') throw forbidden(SESSION_REQUIRED)
+      if (mutating && request.headers[CSRF_HEADER] !== principal.csrfToken) throw forbidden(CSRF_REFUSED)
       const user = await findUserById(db, principal.userId)
       if (!user) throw unauthorized()
       return { user, pending: null }
     }
 
-    /** A wrong code: counted against the pending sign-in, which ends after too many. */
-    async function wrongCode(pending: PendingSession | null): Promise<never> {
-      if (pending) {
-        if (pending.failures + 1 >= MFA_MAX_FAILURES) {
-          await deleteSession(db, pending.sessionId)
-          throw forbidden(TOO_MANY_CODES)
-        }
-        await countMfaFailure(db, pending.sessionId)
+    /**
+     * A pending sign-in's code attempt, taken before the code is checked: past the last one the
+     * pending sign-in ends. Answers the attempt's number (0 for a signed-in user's enrolment).
+     */
+    async function reserveCode(pending: PendingSession | null): Promise<number> {
+      if (!pending) return 0
+      const attempt = await reserveMfaAttempt(db, pending.sessionId, MFA_MAX_FAILURES)
+      if (attempt === null) {
+        await deleteSession(db, pending.sessionId)
+        throw forbidden(TOO_MANY_CODES)
+      }
+      return attempt
+    }
+
+    /** A wrong code: the pending sign-in ends with its last attempt. */
+    async function wrongCode(pending: PendingSession | null, attempt: number): Promise<never> {
+      if (pending && attempt >= MFA_MAX_FAILURES) {
+        await deleteSession(db, pending.sessionId)
+        throw forbidden(TOO_MANY_CODES)
       }
       throw new HttpError(401, INVALID_CODE)
+    }
+
+    /** Enrolling from the profile: the user has no second step yet, and proves the password again. */
+    async function mayEnrollSignedIn(request: FastifyRequest, user: UserRow, password: string | undefined) {
+      if (user.mfa_secret_encrypted) throw new HttpError(409, MFA_ALREADY_ON)
+      const principal = await ctx.principal(request)
+      if (principal && (await passwordlessReauth(db, principal))) return
+      if (!password) throw new HttpError(400, PASSWORD_REQUIRED)
+      await verifyCredentials(db, { user: user.name, password, ip: request.ip, allowExpired: true })
     }
 
     app.get(
@@ -69,8 +95,10 @@ export const mfaRoutes =
       },
       async (request, reply) => {
         const { user, pending } = await subject(request)
-        // A pending sign-in of a user who already has MFA verifies; it cannot replace the secret.
+        // A pending sign-in of a user who already has MFA verifies; it cannot replace the secret,
+        // and neither can a signed-in session (turning it off is an administrator's).
         if (pending && user.mfa_secret_encrypted) throw forbidden(SIGN_IN_AGAIN)
+        if (!pending && user.mfa_secret_encrypted) throw new HttpError(409, MFA_ALREADY_ON)
         reply.header('cache-control', 'no-store')
         return startEnrollment(db, ctx.secrets, user)
       },
@@ -90,7 +118,9 @@ export const mfaRoutes =
       async (request) => {
         const { user, pending } = await subject(request)
         if (pending && user.mfa_secret_encrypted) throw forbidden(SIGN_IN_AGAIN)
-        if (!(await confirmEnrollment(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending)
+        if (!pending) await mayEnrollSignedIn(request, user, request.body.password)
+        const attempt = await reserveCode(pending)
+        if (!(await confirmEnrollment(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending, attempt)
         if (pending) await completeSession(db, pending.sessionId)
         request.log.info({ user: user.name }, 'MFA enrolled')
         return toUserData(user)
@@ -111,7 +141,8 @@ export const mfaRoutes =
       async (request) => {
         const { user, pending } = await subject(request)
         if (!pending) throw forbidden(SIGN_IN_AGAIN)
-        if (!(await verifyCode(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending)
+        const attempt = await reserveCode(pending)
+        if (!(await verifyCode(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending, attempt)
         await completeSession(db, pending.sessionId)
         request.log.info({ user: user.name }, 'signed in with a one-time code')
         return toUserData(user)

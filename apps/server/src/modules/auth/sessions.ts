@@ -114,12 +114,20 @@ export async function completeSession(db: Kysely<Database>, sessionId: string): 
   await db.updateTable('sessions').set({ mfa_pending: 0, mfa_failures: 0 }).where('id', '=', sessionId).execute()
 }
 
-export async function countMfaFailure(db: Kysely<Database>, sessionId: string): Promise<void> {
-  await db
+/**
+ * Takes one of a pending sign-in's code attempts before the code is checked, in one statement:
+ * of any number sent at once, at most `max` are checked. Answers the attempt's number, or null
+ * when none is left.
+ */
+export async function reserveMfaAttempt(db: Kysely<Database>, sessionId: string, max: number): Promise<number | null> {
+  const row = await db
     .updateTable('sessions')
     .set((eb) => ({ mfa_failures: eb('mfa_failures', '+', 1) }))
     .where('id', '=', sessionId)
-    .execute()
+    .where('mfa_failures', '<', max)
+    .returning('mfa_failures')
+    .executeTakeFirst()
+  return row ? Number(row.mfa_failures) : null
 }
 
 /** Ends whatever session a cookie token names, full or pending. */

@@ -62,8 +62,17 @@ describe('access tokens', () => {
 
   it('need no CSRF token: browsers do not send Authorization headers by themselves', async () => {
     const { access_token } = (await createToken(asSession(admin))).json()
-    const res = await createToken({ authorization: `Bearer ${access_token}` })
+    const res = await listTokens({ authorization: `Bearer ${access_token}` })
     expect(res.statusCode).toBe(200)
+  })
+
+  it('cannot mint tokens, whatever their scope: only a session or the password makes one', async () => {
+    const { access_token } = (await createToken(asSession(admin))).json()
+    const res = await createToken({ authorization: `Bearer ${access_token}` })
+    expect(res.statusCode).toBe(403)
+    expect(res.json().errors[0].message).toBe('A token cannot create access tokens: sign in, or send the password')
+    const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`
+    expect((await createToken({ authorization: basic })).statusCode).toBe(200)
   })
 
   it('stop working when expired or revoked', async () => {

@@ -3,11 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Principal } from '../../core/access.js'
 import type { AppContext } from '../../core/context.js'
-import { notFound, unauthorized } from '../../core/errors.js'
+import { forbidden, notFound, unauthorized } from '../../core/errors.js'
 import { deleteTokens, listTokens } from './repo.js'
 import { createAccessToken, issueApiKey, requireReauthentication, showApiKey } from './service.js'
 
 /** Access tokens and the API key, under /ui/api/v1/ui. */
+export const TOKEN_MINTS_NO_TOKEN = 'A token cannot create access tokens: sign in, or send the password'
+
 export const tokenRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -32,7 +34,11 @@ export const tokenRoutes =
         },
       },
       async (request) => {
-        const created = await createAccessToken(db, await caller(request), { name: request.params.name, ...request.body })
+        const principal = await caller(request)
+        // A token that mints tokens would outlive its own revocation: only a person (a session,
+        // or the password itself) makes one.
+        if (principal.via === 'token') throw forbidden(TOKEN_MINTS_NO_TOKEN)
+        const created = await createAccessToken(db, principal, { name: request.params.name, ...request.body })
         request.log.info({ tokenId: created.token_id, owner: created.username, scope: created.scope }, 'access token created')
         return created
       },

@@ -9,7 +9,7 @@ export function ProfileScreen() {
     <ProfilePage
       userName={user.name}
       passwordless={user.realm !== 'internal'}
-      renderMfaEnrollment={(onDone) => <MfaEnrollmentPanel onEnrolled={onDone} />}
+      renderMfaEnrollment={(onDone, password) => <MfaEnrollmentPanel onEnrolled={onDone} password={password} />}
     />
   )
 }

@@ -8,8 +8,11 @@ export interface MfaEnrollPageProps {
   onRestart: () => void
 }
 
-/** The QR code, the secret and the code form: used at sign-in and from the profile. */
-export function MfaEnrollmentPanel({ onEnrolled }: { onEnrolled: () => void }) {
+/**
+ * The QR code, the secret and the code form: used at sign-in and from the profile (where the
+ * password the profile was opened with goes along: the server asks for it again).
+ */
+export function MfaEnrollmentPanel({ onEnrolled, password }: { onEnrolled: () => void; password?: string }) {
   const enrollment = useMfaEnrollment()
   const confirm = useConfirmMfaEnrollment()
   return (
@@ -30,7 +33,7 @@ export function MfaEnrollmentPanel({ onEnrolled }: { onEnrolled: () => void }) {
             submitLabel="Confirm"
             pending={confirm.isPending}
             error={confirm.error}
-            onSubmit={(code) => confirm.mutate(code, { onSuccess: onEnrolled })}
+            onSubmit={(code) => confirm.mutate({ otp: code, password }, { onSuccess: onEnrolled })}
           />
         </>
       )}

@@ -13,12 +13,15 @@ export interface OtpLoginPageProps {
 export function OtpLoginPage({ onSignedIn, onRestart }: OtpLoginPageProps) {
   const verify = useVerifyOtp()
   const submit = (code: string) =>
-    verify.mutate(code, {
-      onSuccess: onSignedIn,
-      onError: (error) => {
-        if (error instanceof ApiError && error.status === 403) onRestart()
+    verify.mutate(
+      { otp: code },
+      {
+        onSuccess: onSignedIn,
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 403) onRestart()
+        },
       },
-    })
+    )
   return (
     <Paper component="main" withBorder shadow="sm" p="xl" radius="md" w={380} maw="92vw">
       <Stack gap="md">

@@ -11,7 +11,7 @@ import { TokensSection } from './TokensSection'
 export interface ProfilePageProps {
   userName: string
   /** The MFA enrolment, composed by the route (it belongs to the sign-in feature). */
-  renderMfaEnrollment: (onDone: () => void) => ReactNode
+  renderMfaEnrollment: (onDone: () => void, password: string) => ReactNode
   /** Users of an OAuth or SAML realm have no password: a recent sign-in at their provider stands in. */
   passwordless?: boolean
 }
@@ -129,7 +129,7 @@ export function ProfilePage({ userName, renderMfaEnrollment, passwordless = fals
               renderMfaEnrollment(() => {
                 setEnrolling(false)
                 setProfile({ ...profile, mfaEnabled: true })
-              })
+              }, password)
             ) : (
               <Group gap="xs">
                 <Text size="sm">Off.</Text>

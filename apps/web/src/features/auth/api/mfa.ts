@@ -17,17 +17,25 @@ export const mfaEnrollmentQuery = () =>
 
 export const useMfaEnrollment = () => useQuery(mfaEnrollmentQuery())
 
-const postCode = (path: string) => (otp: string) =>
-  apiRequest<UserData>(path, {
-    method: 'POST',
-    body: { otp, authenticatorType: 'google' } satisfies MfaCodeRequest,
-    handleAuthErrors: true,
-  })
+/** A code, with the current password when a signed-in user enrols from the profile. */
+export interface CodeInput {
+  otp: string
+  password?: string | undefined
+}
+
+const postCode =
+  (path: string) =>
+  ({ otp, password }: CodeInput) =>
+    apiRequest<UserData>(path, {
+      method: 'POST',
+      body: { otp, authenticatorType: 'google', ...(password ? { password } : {}) } satisfies MfaCodeRequest,
+      handleAuthErrors: true,
+    })
 
 export const confirmMfaEnrollment = postCode('/ui/auth/mfa/enroll')
 export const verifyOtp = postCode('/ui/auth/mfa/verify')
 
-function useCodeMutation(send: (otp: string) => Promise<UserData>) {
+function useCodeMutation(send: (input: CodeInput) => Promise<UserData>) {
   const queryClient = useQueryClient()
   return useMutation({ mutationFn: send, onSuccess: (user) => rememberSignIn(queryClient, user) })
 }
