@@ -1,5 +1,6 @@
 import { RESERVED_REPO_KEYS } from '@trove/contracts/repositoryConstants'
 import type { FastifyPluginAsync } from 'fastify'
+import { canonicalPath } from '../core/artifactPath.js'
 import { HttpError } from '../core/errors.js'
 import { challenge, rawBodies } from './http.js'
 import type { Format, FormatContext, PathHandler } from './types.js'
@@ -35,15 +36,16 @@ export const repositoryPathRoutes =
         if (!repo) throw new HttpError(404, `Repository ${key} does not exist`)
         const handler = handlers.get(repo.packageType)
         if (!handler) throw new HttpError(404, `${repo.packageType} repositories are not served at this path`)
-        let path: string
+        let decoded: string
         try {
-          path = decodeURIComponent(rest).replace(/^\/+/, '')
+          decoded = decodeURIComponent(rest)
         } catch {
           // The router has decoded the path once already: what is left may be a lone `%`.
           throw new HttpError(400, 'path: malformed percent-encoding')
         }
-        if (path.split('/').some((s) => s === '..' || s === '.'))
-          throw new HttpError(400, 'path: must not contain . or .. segments')
+        // Canonical before the format (and its permission check) sees it (core/artifactPath.ts).
+        // A trailing slash is kept: it asks for a folder's listing.
+        const path = canonicalPath(decoded) + (decoded.endsWith('/') && decoded.replace(/\/+/g, '') !== '' ? '/' : '')
         return handler(request, reply, repo, path)
       },
     })

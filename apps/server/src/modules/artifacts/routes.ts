@@ -7,13 +7,13 @@ import {
   NodeProperties,
   NodeRef,
   PropertyChangeResponse,
-  RepoPath,
   SetPropertyRequest,
   TreeQuery,
   TreeResponse,
 } from '@trove/contracts/artifacts'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { canonicalPath } from '../../core/artifactPath.js'
 import { badRequest, notFound } from '../../core/errors.js'
 import { deployTarget, matrixParams } from '../../formats/files.js'
 import { deployFile, fileInfo } from '../../formats/generic/index.js'
@@ -33,9 +33,7 @@ export function pathOf(raw: string): string {
   } catch {
     throw badRequest('path: not a valid URL-encoded path')
   }
-  const parsed = RepoPath.safeParse(decoded)
-  if (!parsed.success) throw badRequest(`path: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
-  return parsed.data
+  return canonicalPath(decoded)
 }
 
 /** The console's calls of the tree browser, under /ui/api/v1/ui/artifacts. */

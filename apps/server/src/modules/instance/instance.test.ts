@@ -115,6 +115,38 @@ describe('start-up calls (shell §4.5)', () => {
     expect((await get('/system/configuration/webServer', admin)).json()).toEqual({ baseUrl: null, reverseProxies: [] })
   })
 
+  it('count for anonymous callers only the repositories anonymous may read', async () => {
+    const call = (method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.fastify.inject({ method, url, headers: sessionHeaders(admin), ...(payload ? { payload } : {}) })
+    expect((await call('PUT', '/api/repositories/open-local', { rclass: 'local', packageType: 'generic' })).statusCode).toBe(201)
+    expect((await call('PUT', '/api/repositories/hidden-local', { rclass: 'local', packageType: 'generic' })).statusCode).toBe(
+      201,
+    )
+    expect(
+      (
+        await call('PUT', '/api/repositories/hidden-remote', {
+          rclass: 'remote',
+          packageType: 'npm',
+          url: 'https://registry.example.com/',
+        })
+      ).statusCode,
+    ).toBe(201)
+    expect((await call('PUT', '/ui/api/v1/ui/admin/security/anonymous-access', { enabled: true })).statusCode).toBe(200)
+    const granted = await call('POST', '/ui/api/v1/ui/admin/permissions', {
+      name: 'anonymous-reads-open',
+      repositories: { resources: { names: ['open-local'] }, grants: [{ kind: 'anonymous', actions: ['read'] }] },
+    })
+    expect(granted.statusCode).toBe(201)
+    try {
+      expect((await get('/shell/repoData')).json()).toEqual({ local: 1, remote: 0, virtual: 0, federated: 0 })
+      expect((await get('/shell/repoData', admin)).json()).toEqual({ local: 2, remote: 1, virtual: 0, federated: 0 })
+    } finally {
+      await call('DELETE', '/ui/api/v1/ui/admin/permissions/anonymous-reads-open')
+      await call('PUT', '/ui/api/v1/ui/admin/security/anonymous-access', { enabled: false })
+      for (const key of ['open-local', 'hidden-local', 'hidden-remote']) await call('DELETE', `/api/repositories/${key}`)
+    }
+  })
+
   it('count repositories by class from the repositories the server holds', async () => {
     const create = (key: string, payload: object) =>
       t.fastify.inject({ method: 'PUT', url: `/api/repositories/${key}`, headers: sessionHeaders(admin), payload })

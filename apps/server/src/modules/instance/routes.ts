@@ -239,20 +239,24 @@ export const startupRoutes =
         config: { access: 'public' },
         schema: { tags: ['shell'], summary: 'How many repositories of each kind exist', response: { 200: RepoData } },
       },
-      async (request) => {
-        await callerOrAnonymous(request)
-        return repoCounts()
-      },
+      async (request) => repoCounts(await callerOrAnonymous(request)),
     )
 
-    /** How many repositories of each class exist: one grouped count of the repositories table. */
-    const repoCounts = async () => {
-      const rows = await db
-        .selectFrom('repositories')
-        .select((eb) => ['rclass', eb.fn.countAll<number | string>().as('n')])
-        .groupBy('rclass')
-        .execute()
-      const count = (rclass: string) => Number(rows.find((r) => r.rclass === rclass)?.n ?? 0)
+    /**
+     * How many repositories of each class the caller may read (an administrator: all of them):
+     * a count says no more about repositories than a listing would.
+     */
+    const repoCounts = async (principal: Principal | null) => {
+      const rows = await db.selectFrom('repositories').select(['key', 'rclass']).execute()
+      const readable = principal?.admin
+        ? null
+        : new Set(
+            await ctx.authz.readableRepoKeys(
+              principal,
+              rows.map((r) => r.key),
+            ),
+          )
+      const count = (rclass: string) => rows.filter((r) => r.rclass === rclass && (!readable || readable.has(r.key))).length
       return { local: count('local'), remote: count('remote'), virtual: count('virtual'), federated: count('federated') }
     }
 

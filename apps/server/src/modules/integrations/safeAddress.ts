@@ -1,5 +1,6 @@
 import dns from 'node:dns/promises'
 import net from 'node:net'
+import ipaddr from 'ipaddr.js'
 import { HttpError } from '../../core/errors.js'
 
 /** Why a vendor address was refused before anything was sent to it (server-side request forgery). */
@@ -19,14 +20,42 @@ blocked.addSubnet('fd00:ec2::', 32, 'ipv6')
 blocked.addAddress('0.0.0.0', 'ipv4')
 blocked.addAddress('::', 'ipv6')
 
-/** True for an address a vendor may not resolve to; IPv4-mapped IPv6 addresses are judged as IPv4. */
+/**
+ * The IPv4 addresses an IPv6 address carries, in every form that reaches an IPv4 host: mapped
+ * (`::ffff:a.b.c.d`, also written in hex), compatible (`::a.b.c.d`), SIIT-translated
+ * (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002:AABB:CCDD::/16`)
+ * and Teredo (`2001:0::/32`: its server, and its client XOR-ed in the last 32 bits).
+ */
+export function embeddedIpv4(address: string): string[] {
+  if (!ipaddr.IPv6.isValid(address)) return []
+  const bytes = ipaddr.IPv6.parse(address).toByteArray()
+  const v4 = (at: number, xor = 0) =>
+    bytes
+      .slice(at, at + 4)
+      .map((b) => b ^ xor)
+      .join('.')
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0)
+  const word = (i: number) => ((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)
+  const found: string[] = []
+  if (zero(0, 10) && word(10) === 0xffff) found.push(v4(12)) // mapped
+  if (zero(0, 12) && !zero(12, 16)) found.push(v4(12)) // compatible (not :: or ::1 alone)
+  if (zero(0, 8) && word(8) === 0xffff && word(10) === 0) found.push(v4(12)) // SIIT
+  if (word(0) === 0x64 && word(2) === 0xff9b && (zero(4, 12) || word(4) === 1)) found.push(v4(12)) // NAT64
+  if (word(0) === 0x2002) found.push(v4(2)) // 6to4
+  if (word(0) === 0x2001 && word(2) === 0) found.push(v4(4), v4(12, 0xff)) // Teredo
+  return found
+}
+
+/**
+ * True for an address a vendor or remote may not resolve to. An IPv6 address is judged by itself
+ * and by every IPv4 address it carries, so no spelling of a metadata address gets through.
+ */
 export function isRefusedIp(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4')
   const family = net.isIP(address)
   if (family === 4) return blocked.check(address, 'ipv4')
-  if (family === 6) return blocked.check(address, 'ipv6')
-  return true
+  if (family !== 6) return true
+  if (blocked.check(address, 'ipv6')) return true
+  return embeddedIpv4(address).some((v4) => blocked.check(v4, 'ipv4'))
 }
 
 export interface CheckedTarget {

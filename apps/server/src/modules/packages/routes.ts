@@ -15,7 +15,7 @@ import {
 } from '@trove/contracts/packages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod'
-import { GraphQLError } from 'graphql'
+import { type DocumentNode, GraphQLError, visit } from 'graphql'
 import mercurius from 'mercurius'
 import { z } from 'zod'
 import { HttpError, notFound, sendError } from '../../core/errors.js'
@@ -61,6 +61,19 @@ function formatErrors(errors: readonly unknown[], log: FastifyRequest['log']) {
     return { status: 400, message: error.message, locations: error.locations }
   })
   return { status, errors: formatted.map((f) => ({ ...f, status })) }
+}
+
+export const INTROSPECTION_SIGNED_IN = 'Sign in to read the GraphQL schema'
+
+/** True when a query asks about the schema itself (`__schema`, `__type`), not only `__typename`. */
+export function asksForSchema(document: DocumentNode): boolean {
+  let found = false
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true
+    },
+  })
+  return found
 }
 
 /**
@@ -132,6 +145,13 @@ export const packagesRoutes =
     })
 
     const graphql = (app as unknown as FastifyInstance).graphql
+    // The schema is described to signed-in users only: an anonymous caller may query what
+    // anonymous may read, not learn the API's shape.
+    graphql.addHook('preExecution', async (_schema, document, context) => {
+      if (!asksForSchema(document)) return
+      const viewer = await (context as unknown as GqlContext).viewer()
+      if (!viewer.principal) throw new HttpError(401, INTROSPECTION_SIGNED_IN)
+    })
     // The console asks the same pages again and again (every visit to the list, every user with
     // the same permissions): whole answers are kept, as sent, while nothing changed.
     const answers = new AnswerCache(fctx.config.repositories.packagesCacheMs)

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import semver from 'semver'
+import { isCanonicalPath } from '../../core/artifactPath.js'
 import type { BlobInfo, BlobStore } from '../../core/blobStore.js'
 import { changedScope, type WriteWatch } from '../../core/dbWrites.js'
 import { conflict, DOWNLOAD_BLOCKED, HttpError, isDatabaseUnavailable } from '../../core/errors.js'
@@ -190,6 +191,9 @@ export class ArtifactService {
     file: NewFile,
     extra: { versionId?: number | null; createdBy?: string | null; replace?: boolean } = {},
   ): Promise<number> {
+    // Every way in makes its path canonical first; the store takes nothing else.
+    if (!isCanonicalPath(file.path))
+      throw new HttpError(400, `path: ${JSON.stringify(file.path)} is not a canonical repository path`)
     packagesChanged([repoKey])
     const now = Date.now()
     // Sums left for later may have been recorded since the caller read them.
