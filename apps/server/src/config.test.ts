@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     expect(message).toContain('TROVE_ADMIN_PASSWORD')
   })
 
+  it('keeps the download origin on a host of its own', () => {
+    expect(() =>
+      loadConfig({ TROVE_BASE_URL: 'https://trove.example.com', TROVE_DOWNLOAD_BASE_URL: 'https://trove.example.com/files' }),
+    ).toThrow(/TROVE_DOWNLOAD_BASE_URL: must be another host than TROVE_BASE_URL/)
+    expect(
+      loadConfig({ TROVE_BASE_URL: 'https://trove.example.com', TROVE_DOWNLOAD_BASE_URL: 'https://files.trove.example.com/' })
+        .downloadBaseUrl,
+    ).toBe('https://files.trove.example.com')
+  })
+
   it('rejects a port out of range', () => {
     expect(() => loadConfig({ TROVE_PORT: '70000' })).toThrow(/TROVE_PORT/)
   })

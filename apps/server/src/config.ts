@@ -269,6 +269,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  TROVE_NODE_URL: one address cannot name several worker processes; leave it unset with TROVE_WORKERS above 1',
     )
   }
+  if (
+    e.TROVE_DOWNLOAD_BASE_URL &&
+    e.TROVE_BASE_URL &&
+    new URL(e.TROVE_DOWNLOAD_BASE_URL).host === new URL(e.TROVE_BASE_URL).host
+  ) {
+    throw new ConfigError(
+      "Invalid configuration:\n  TROVE_DOWNLOAD_BASE_URL: must be another host than TROVE_BASE_URL (files shown there must not share the console's cookies)",
+    )
+  }
   const dataDir = path.resolve(e.TROVE_DATA_DIR)
   const masterKey = readMasterKey(e.TROVE_MASTER_KEY, e.TROVE_MASTER_KEY_FILE)
   // Worker 1 is the node as configured; worker k of a node keeps its own id and log directory.

@@ -123,6 +123,19 @@ describe('session cookies', () => {
     expect(cookieFlags(setCookiesOf(res), SESSION_COOKIE)).not.toContain('secure')
   })
 
+  it('are never chosen by the caller: a session id planted before sign-in is replaced (no fixation)', async () => {
+    const planted = 'planted-by-an-attacker-0123456789abcdef'
+    const res = await login({ cookie: `${SESSION_COOKIE}=${planted}; ${CSRF_COOKIE}=planted-csrf` })
+    expect(res.statusCode).toBe(200)
+    const issued = setCookiesOf(res).find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? ''
+    expect(issued).not.toContain(planted)
+    const withPlanted = await t.fastify.inject({
+      url: '/ui/api/v1/ui/auth/current',
+      headers: { cookie: `${SESSION_COOKIE}=${planted}` },
+    })
+    expect(withPlanted.json().anonymous).toBe(true)
+  })
+
   it('are cleared by logout with the same path', async () => {
     const session = await signIn(t.fastify)
     const res = await t.fastify.inject({

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../../test/testApp.js'
+import { createTestApp, type Session, signIn, type TestApp } from '../../../test/testApp.js'
 import type { Access } from '../../core/access.js'
-import { ACCESS_RULES, AUTHENTICATION_REQUIRED_CODE, ROUTE_REFUSED_CODE, SCOPE_REFUSED_CODE } from '../../core/access.js'
+import {
+  ACCESS_RULES,
+  AUTHENTICATION_REQUIRED_CODE,
+  CSRF_REFUSED,
+  ROUTE_REFUSED_CODE,
+  SCOPE_REFUSED_CODE,
+} from '../../core/access.js'
 import { ADMIN_API, adminHeaders, tokenFor, userWithToken } from './testUsers.js'
 
 /**
@@ -36,6 +42,7 @@ let t: TestApp
 const headers: Record<Caller, Record<string, string>> = { anonymous: {}, user: {}, projectAdmin: {}, admin: {} }
 /** An administrator's tokens of narrow scope: the strongest owner, the narrowest token. */
 const scoped: Record<'read' | 'deploy', Record<string, string>> = { read: {}, deploy: {} }
+let adminSession: Session
 
 beforeAll(async () => {
   t = await createTestApp()
@@ -56,6 +63,7 @@ beforeAll(async () => {
   })
   expect(members.statusCode).toBe(200)
   headers.admin = await tokenFor(t.fastify, 'admin', 'correct-horse-battery')
+  adminSession = await signIn(t.fastify)
   for (const scope of ['read', 'deploy'] as const) {
     const made = await t.fastify.inject({
       method: 'POST',
@@ -136,4 +144,46 @@ describe('a token of narrow scope on every route (finding 4 of the security prob
     },
     120_000,
   )
+})
+
+/**
+ * Public calls that act for no session: signing in, asking for a reset mail, registering, a reset
+ * by its mailed key, the CLI asking for its token. Any other call that changes something, sent by
+ * a browser with the session cookie but without the CSRF token (a cross-site page), does nothing.
+ */
+const NO_SESSION_NEEDED = new Set([
+  'POST /ui/api/v1/ui/auth/login',
+  'POST /ui/api/v1/ui/auth/logout',
+  'POST /ui/api/v1/ui/auth/forgotPassword',
+  'POST /ui/api/v1/ui/auth/resetPassword',
+  'POST /ui/api/v1/ui/auth/validateToken',
+  'POST /ui/api/v1/ui/auth/register',
+  'POST /ui/api/v1/ui/auth/invitation',
+  'POST /ui/api/v1/ui/auth/changePassword',
+])
+
+describe('a cross-site page with the admin’s cookie (CSRF) on every route', () => {
+  it('changes nothing: a route with a rule refuses it, a public route sees no caller', async () => {
+    const failures: string[] = []
+    for (const route of t.app.routes) {
+      for (const method of [route.method].flat()) {
+        if (['GET', 'HEAD', 'OPTIONS'].includes(method) || route.config?.reads) continue
+        const res = await t.fastify.inject({
+          method: method as 'POST',
+          url: concreteUrl(route.url, method),
+          headers: { cookie: adminSession.cookie },
+          ...(method === 'DELETE' ? {} : { payload: {} }),
+        })
+        const what = `${method} ${route.url} → ${res.statusCode}`
+        if (NO_SESSION_NEEDED.has(`${method} ${route.url}`)) continue
+        if (res.statusCode < 300) failures.push(`${what}: changed something`)
+        const access = route.config?.access
+        const message =
+          res.body && String(res.headers['content-type'] ?? '').includes('json') ? res.json()?.errors?.[0]?.message : undefined
+        if (access !== 'public' && (res.statusCode !== 403 || message !== CSRF_REFUSED))
+          failures.push(`${what}: not refused for CSRF`)
+      }
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
 })

@@ -43,7 +43,8 @@ export const accountRoutes =
     app.post(
       '/screen/loginRelatedData',
       {
-        config: { access: 'public' },
+        // A read in the form of a POST: it changes nothing.
+        config: { access: 'public', reads: true },
         schema: {
           tags: ['auth'],
           summary: 'What the login screen offers (POST form, body ignored)',

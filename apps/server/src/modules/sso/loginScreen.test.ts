@@ -95,5 +95,17 @@ describe('login screen settings, auto-redirect and the redirect call', () => {
     expect(await call('javascript:alert(1)')).toBe('/')
     expect((await get(`${AUTH}/redirect`)).json()).toEqual({ url: '/' })
     expect(resolveRedirect('/\\evil.example.com', 'https://trove.example.com')).toBe('/')
+    // Spellings a browser turns into another site: a tab or newline inside //, a backslash, a scheme.
+    for (const to of [
+      '/\t/evil.example.com',
+      '/\n/evil.example.com',
+      '\\\\evil.example.com',
+      ' //evil.example.com',
+      'HTTPS://evil.example.com',
+      'data:text/html,x',
+    ]) {
+      expect(resolveRedirect(to, 'https://trove.example.com'), JSON.stringify(to)).toBe('/')
+      expect(await call(to), JSON.stringify(to)).toBe('/')
+    }
   })
 })

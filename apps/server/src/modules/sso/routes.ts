@@ -49,10 +49,11 @@ const stateCookieOf = (request: FastifyRequest) => {
 /** Where a stored redirect may lead: a path on this server, never another site (shell §4.4). */
 export function resolveRedirect(redirectTo: string | undefined, base: string): string {
   if (!redirectTo) return '/'
-  const value = redirectTo.trim()
-  if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return value
+  // Resolved as a browser would (tabs and newlines dropped, `\` read as `/`), then judged by the
+  // origin it leads to: `/\t/evil.example.com` is `//evil.example.com` to a browser.
+  if (/[\u0000-\u001f\u007f\\]/.test(redirectTo)) return '/'
   try {
-    const url = new URL(value)
+    const url = new URL(redirectTo.trim(), base)
     if (url.origin === new URL(base).origin) return `${url.pathname}${url.search}${url.hash}`
   } catch {
     // not a URL
