@@ -78,8 +78,11 @@ test('a bundle made, signed and distributed in the console arrives verified on t
   const dialog = page.getByRole('dialog', { name: 'New release bundle' })
   await dialog.getByRole('textbox', { name: /^Name/ }).fill('guide')
   await dialog.getByRole('textbox', { name: /^Version/ }).fill('1.0')
-  await dialog.getByRole('textbox', { name: 'Description' }).fill('The user guide')
-  await dialog.getByRole('textbox', { name: 'Release notes' }).fill('# Guide 1.0\n\nFirst edition.')
+  // Markup in what a user writes is shown as text (stored XSS): it would set window.__xss if it ran.
+  await dialog.getByRole('textbox', { name: 'Description' }).fill('The user guide <img src=x onerror="window.__xss=1">')
+  await dialog
+    .getByRole('textbox', { name: 'Release notes' })
+    .fill('# Guide 1.0\n\nFirst edition.\n\n<script>window.__xss=1</script><img src=x onerror="window.__xss=1">')
   await dialog.getByRole('button', { name: 'Add tree path' }).click()
   const path = dialog.getByRole('group', { name: 'Source 1: Tree path' })
   await path.getByRole('combobox', { name: /Repository/ }).fill('docs-local')
@@ -91,6 +94,9 @@ test('a bundle made, signed and distributed in the console arrives verified on t
   // The drawer: sign, distribute, follow the progress to the end.
   const drawer = page.getByRole('dialog', { name: /guide/ })
   await expect(drawer.getByRole('table', { name: 'Contents' })).toContainText('guide/guide.txt')
+  await expect(drawer).toContainText('The user guide <img src=x onerror="window.__xss=1">')
+  expect(await page.locator('img[src="x"]').count()).toBe(0)
+  expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
   await drawer.getByRole('button', { name: 'Sign' }).click()
   await drawer.getByRole('button', { name: 'Distribute' }).click()
   const distribute = page.getByRole('dialog', { name: 'Distribute guide 1.0' })
