@@ -51,7 +51,10 @@ test('markup in descriptions, readmes, build names and properties shows as text 
   expect(published.status()).toBeLessThan(300)
 
   // A file with a property, and a build whose name is markup.
-  const put = await page.request.put(`/artifactory/${files}/notes.txt;note=${encodeURIComponent(PAYLOAD)}`, { headers, data: 'notes' })
+  const put = await page.request.put(`/artifactory/${files}/notes.txt;note=${encodeURIComponent(PAYLOAD)}`, {
+    headers,
+    data: 'notes',
+  })
   expect(put.status()).toBe(201)
   // A build name holds no slash: the markup without its closing tags.
   const buildName = `<img src=x onerror="window.__xss=1"><svg onload=window.__xss=1>-${suffix}`
@@ -62,7 +65,10 @@ test('markup in descriptions, readmes, build names and properties shows as text 
   expect(build.status(), await build.text()).toBe(204)
 
   // Names of users and groups cannot hold markup at all.
-  const user = await page.request.post('/ui/api/v1/ui/admin/users', { headers, data: { name: '<b>x</b>', password: 'password-123' } })
+  const user = await page.request.post('/ui/api/v1/ui/admin/users', {
+    headers,
+    data: { name: '<b>x</b>', password: 'password-123' },
+  })
   expect(user.status()).toBe(400)
   const group = await page.request.post('/ui/api/v1/ui/admin/groups', { headers, data: { name: '<b>x</b>' } })
   expect(group.status()).toBe(400)

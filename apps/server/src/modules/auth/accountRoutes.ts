@@ -15,6 +15,7 @@ import { getSetting, setSetting } from '../settings/repo.js'
 import { ssoLoginData } from '../sso/service.js'
 import { acceptInvitation, invite, liveInvitation, REGISTRATION_SETTING, register } from './accounts.js'
 import { toUserData } from './service.js'
+import { guardSecret } from './throttle.js'
 
 const TokenQuery = z.object({ token: z.string().min(1).max(128) })
 
@@ -85,7 +86,7 @@ export const accountRoutes =
           response: { 200: InvitationInfo },
         },
       },
-      async (request) => ({ email: (await liveInvitation(db, request.query.token)).email }),
+      async (request) => ({ email: (await guardSecret(db, request.ip, () => liveInvitation(db, request.query.token))).email }),
     )
 
     app.post(
@@ -101,7 +102,7 @@ export const accountRoutes =
         },
       },
       async (request, reply) => {
-        const user = await acceptInvitation(db, request.query.token, request.body)
+        const user = await guardSecret(db, request.ip, () => acceptInvitation(db, request.query.token, request.body))
         ctx.authz.invalidate?.()
         request.log.info({ user: user.name }, 'invitation accepted')
         return reply.code(201).send(toUserData(user))

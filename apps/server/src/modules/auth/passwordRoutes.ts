@@ -16,6 +16,7 @@ import { MAIL_NOT_CONFIGURED, readMailSettings, writeMailSettings } from '../mai
 import { getSetting, setSetting } from '../settings/repo.js'
 import { changePassword, PASSWORD_EXPIRY_SETTING, requestPasswordReset, resetPassword, userOfResetKey } from './passwordFlows.js'
 import { verifyCredentials } from './service.js'
+import { guardSecret } from './throttle.js'
 
 const Empty = z.object({})
 
@@ -58,7 +59,7 @@ export const passwordRoutes =
         config: { access: 'public' },
         schema: { tags: ['auth'], summary: 'Whose reset link this is', querystring: KeyQuery, response: { 200: ValidatedToken } },
       },
-      async (request) => ({ user: (await userOfResetKey(db, request.query.key)).name }),
+      async (request) => ({ user: (await guardSecret(db, request.ip, () => userOfResetKey(db, request.query.key))).name }),
     )
 
     app.post(
@@ -74,7 +75,7 @@ export const passwordRoutes =
         },
       },
       async (request) => {
-        const user = await resetPassword(db, { key: request.query.key, ...request.body })
+        const user = await guardSecret(db, request.ip, () => resetPassword(db, { key: request.query.key, ...request.body }))
         request.log.info({ user: user.name }, 'password reset')
         return {}
       },

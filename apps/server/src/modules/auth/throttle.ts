@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js'
 import { type Kysely, sql } from 'kysely'
+import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 
 /**
@@ -141,17 +142,8 @@ export function delayFor(reservation: Reservation): number {
  */
 export async function attemptSucceeded(db: Kysely<Database>, user: string, ip: string | null): Promise<void> {
   if (ip) await db.deleteFrom('signin_failures').where('key', '=', pairKey(user, ip)).execute()
-  const giveBack = (key: string, limit: number) =>
-    db
-      .updateTable('signin_failures')
-      .set({
-        failures: sql`case when failures > 0 then failures - 1 else 0 end`,
-        locked_until: sql`case when failures - 1 < ${limit} then null else locked_until end`,
-      })
-      .where('key', '=', key)
-      .execute()
-  await giveBack(userKey(user), ThrottlePolicy.userLockAfter)
-  if (ip) await giveBack(addressKey(ip), ThrottlePolicy.addressLockAfter)
+  await giveBack(db, userKey(user), ThrottlePolicy.userLockAfter)
+  if (ip) await giveBack(db, addressKey(ip), ThrottlePolicy.addressLockAfter)
 }
 
 /** Ends every lock and count of a name (from every address): a password reset, an administrator. */
@@ -187,4 +179,52 @@ export function describeLock(key: string): { targetType: 'user' | 'security'; ta
   }
   if (key.startsWith('user:')) return { targetType: 'user', targetName: key.slice('user:'.length), scope: 'from every address' }
   return { targetType: 'security', targetName: key.slice('ip:'.length), scope: 'address' }
+}
+
+/**
+ * Single-use secrets a caller presents (a reset link's key, an invitation, a command-line
+ * session, a refresh token): long random values nobody guesses, but a script may try. Each try
+ * takes a slot of its address's counter before the secret is looked up; a right one gives it back.
+ * Past the limit the address is refused for the lock's time, whatever it sends.
+ */
+export const SECRET_GUESS_LIMIT = 30
+export const secretKey = (ip: string) => `secret:${clientOf(ip)}`
+export const SECRET_LOCKED = 'Too many wrong links, codes or tokens from this address: try again in {minutes}'
+
+export async function guardSecret<T>(
+  db: Kysely<Database>,
+  ip: string | null,
+  check: () => Promise<T>,
+  /** Which refusals mean the secret was wrong (the rest give the slot back): any 4xx by default. */
+  wrong: (error: HttpError) => boolean = (error) => error.status < 500,
+  now = Date.now(),
+): Promise<T> {
+  if (!ip) return check()
+  const key = secretKey(ip)
+  const counted = await reserve(db, key, SECRET_GUESS_LIMIT, now)
+  if (counted.failures > SECRET_GUESS_LIMIT) {
+    const minutes = Math.max(1, Math.ceil(((counted.lockedUntil ?? now + ThrottlePolicy.lockMs) - now) / 60_000))
+    throw new HttpError(403, SECRET_LOCKED.replace('{minutes}', `${minutes} minute${minutes === 1 ? '' : 's'}`))
+  }
+  let result: T
+  try {
+    result = await check()
+  } catch (error) {
+    // A wrong secret keeps its slot; anything else (the database away) gives it back.
+    if (!(error instanceof HttpError && wrong(error))) await giveBack(db, key, SECRET_GUESS_LIMIT)
+    throw error
+  }
+  await giveBack(db, key, SECRET_GUESS_LIMIT)
+  return result
+}
+
+async function giveBack(db: Kysely<Database>, key: string, limit: number): Promise<void> {
+  await db
+    .updateTable('signin_failures')
+    .set({
+      failures: sql`case when failures > 0 then failures - 1 else 0 end`,
+      locked_until: sql`case when failures - 1 < ${limit} then null else locked_until end`,
+    })
+    .where('key', '=', key)
+    .execute()
 }

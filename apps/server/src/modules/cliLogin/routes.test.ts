@@ -104,3 +104,77 @@ describe('refresh tokens', () => {
     expect(reused.json().errors[0].message).toBe(INVALID_REFRESH)
   })
 })
+
+describe('guessing single-use secrets (counted before they are looked up)', () => {
+  const from = (ip: string) => ({ remoteAddress: ip })
+  const hex = (i: number) => i.toString(16).padStart(12, '0')
+
+  it('a client polling its own session while the user approves is never locked out', async () => {
+    const session = 'b1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d'
+    expect((await request(session)).statusCode).toBe(201)
+    for (let i = 0; i < 40; i++) {
+      const res = await t.fastify.inject({ method: 'GET', url: `${base}/token/${session}`, ...from('10.40.0.1') })
+      expect(res.statusCode).toBe(400)
+    }
+    expect((await approve(session)).statusCode).toBe(200)
+    expect((await t.fastify.inject({ method: 'GET', url: `${base}/token/${session}`, ...from('10.40.0.1') })).statusCode).toBe(
+      200,
+    )
+  })
+
+  it('200 guesses at once from one address: at most 30 are looked up, the rest refused; other addresses go on', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        t.fastify
+          .inject({ method: 'GET', url: `${base}/token/c0c0c0c0-0000-4000-8000-${hex(i)}`, ...from('10.41.0.1') })
+          .then((r) => r.statusCode),
+      ),
+    )
+    expect(statuses.filter((s) => s === 404).length).toBeLessThanOrEqual(30)
+    expect(statuses.filter((s) => s === 403).length).toBeGreaterThanOrEqual(170)
+    const refreshes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.fastify
+          .inject({
+            method: 'POST',
+            url: '/access/api/v1/tokens/refresh',
+            payload: { refresh_token: `trove_rt_${hex(i)}` },
+            ...from('10.41.0.2'),
+          })
+          .then((r) => r.statusCode),
+      ),
+    )
+    expect(refreshes.filter((s) => s === 401).length).toBeLessThanOrEqual(30)
+    expect(refreshes).toContain(403)
+    const elsewhere = await t.fastify.inject({
+      method: 'GET',
+      url: `${base}/token/c0c0c0c0-0000-4000-8000-${hex(999)}`,
+      ...from('10.41.0.9'),
+    })
+    expect(elsewhere.statusCode).toBe(404)
+    expect(elsewhere.json().errors[0].message).toBe(UNKNOWN_CLI_LOGIN)
+  })
+
+  it('a reset link’s key and an invitation’s token are counted the same way', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.fastify
+          .inject({
+            method: 'POST',
+            url: `/ui/api/v1/ui/auth/validateToken?key=guess-${i}-${'x'.repeat(30)}`,
+            ...from('10.42.0.1'),
+          })
+          .then((r) => r.statusCode),
+      ),
+    )
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(30)
+    expect(statuses).toContain(403)
+    const invited = await t.fastify.inject({
+      method: 'GET',
+      url: `/ui/api/v1/ui/auth/invitation?token=guess-${'y'.repeat(30)}`,
+      ...from('10.42.0.1'),
+    })
+    expect(invited.statusCode).toBe(403)
+    expect(invited.json().errors[0].message).toMatch(/^Too many wrong links, codes or tokens from this address/)
+  })
+})

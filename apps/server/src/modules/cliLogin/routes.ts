@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { unauthorized } from '../../core/errors.js'
+import { guardSecret } from '../auth/throttle.js'
 import { approveCliLogin, collectCliTokens, openCliLogin, refreshTokens } from './service.js'
 
 /** The command-line client's web sign-in, under /access/api. */
@@ -62,7 +63,13 @@ export const cliLoginRoutes =
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store')
-        return collectCliTokens(db, ctx.secrets, request.params.session)
+        // 400 is the answer while the user has not approved yet (the client polls): only an unknown session counts.
+        return guardSecret(
+          db,
+          request.ip,
+          () => collectCliTokens(db, ctx.secrets, request.params.session),
+          (error) => error.status === 404,
+        )
       },
     )
 
@@ -77,6 +84,6 @@ export const cliLoginRoutes =
           response: { 200: CliTokens },
         },
       },
-      async (request) => refreshTokens(db, request.body.refresh_token),
+      async (request) => guardSecret(db, request.ip, () => refreshTokens(db, request.body.refresh_token)),
     )
   }
