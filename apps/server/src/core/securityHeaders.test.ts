@@ -28,7 +28,7 @@ const PAGES = /^\/(ui\/(?!api\/|assets\/)|api\/docs|metadata\/api\/v1\/graphiql)
  */
 function missingHeaders(res: LightMyRequestResponse, url = ''): string[] {
   const page = PAGES.test(url) && String(res.headers['content-type']).startsWith('text/')
-  const expected = page ? { ...SECURITY_HEADERS, 'content-security-policy': pageCsp('http://localhost:80') } : SECURITY_HEADERS
+  const expected = page ? { ...SECURITY_HEADERS, 'content-security-policy': pageCsp(['localhost:80']) } : SECURITY_HEADERS
   return Object.entries(expected)
     .filter(([name, value]) => res.headers[name] !== value)
     .map(([name]) => name)

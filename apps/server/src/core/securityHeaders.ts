@@ -30,14 +30,16 @@ export function securityHeaders(app: FastifyInstance): void {
   })
 }
 
-/** The origin the browser reached Trove at: TROVE_BASE_URL's, else the request's own. */
-export function pageOrigin(request: FastifyRequest, baseUrl: string | undefined): string {
-  return baseUrl ? new URL(baseUrl).origin : `${request.protocol}://${request.host}`
+/** The hosts the browser may have reached Trove at: the request's own, and TROVE_BASE_URL's. */
+export function pageHosts(request: FastifyRequest, baseUrl: string | undefined): string[] {
+  const own = request.host
+  const configured = baseUrl ? new URL(baseUrl).host : undefined
+  return configured && configured !== own ? [own, configured] : [own]
 }
 
 /** Gives one of Trove's own pages the policy that lets its scripts (under /ui/ and the docs) run. */
 export function asPage(request: FastifyRequest, reply: FastifyReply, baseUrl: string | undefined): FastifyReply {
-  return reply.header('content-security-policy', pageCsp(pageOrigin(request, baseUrl)))
+  return reply.header('content-security-policy', pageCsp(pageHosts(request, baseUrl)))
 }
 
 /**

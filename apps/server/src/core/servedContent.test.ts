@@ -120,18 +120,16 @@ describe('the console’s own page', () => {
     const scripts = csp.split(';').find((d) => d.startsWith('script-src')) ?? ''
     expect(scripts.split(' ')).toEqual([
       'script-src',
-      'http://trove.test:8080/ui/',
-      'http://trove.test:8080/api/docs/',
-      'http://trove.test:8080/metadata/api/v1/graphiql/',
+      'trove.test:8080/ui/',
+      'trove.test:8080/api/docs/',
+      'trove.test:8080/metadata/api/v1/graphiql/',
     ])
   })
 
   it('the API reference is a page too (its scripts run), under its own path', async () => {
     const res = await t.fastify.inject({ url: '/api/docs/', headers: { host: 'trove.test:8080' } })
     expect(res.statusCode).toBe(200)
-    expect(String(res.headers['content-security-policy'])).toContain(
-      'script-src http://trove.test:8080/ui/ http://trove.test:8080/api/docs/',
-    )
+    expect(String(res.headers['content-security-policy'])).toContain('script-src trove.test:8080/ui/ trove.test:8080/api/docs/')
   })
 })
 

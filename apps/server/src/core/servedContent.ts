@@ -70,10 +70,12 @@ export function dispositionOf(contentType: string, name: string): string {
 }
 
 /**
- * The console's page policy: scripts only from the console's own folder on its own origin (built
- * chunks, plugins), never from a repository path of the same origin.
+ * The console's page policy: scripts only from the console's own folder on its own host (built
+ * chunks, plugins), never from a repository path of the same origin. The hosts are written
+ * without a scheme, so the page's own scheme applies (https behind a proxy that ends TLS).
  */
-export function pageCsp(origin: string): string {
+export function pageCsp(hosts: string[]): string {
+  const scripts = hosts.flatMap((h) => [`${h}/ui/`, `${h}/api/docs/`, `${h}/metadata/api/v1/graphiql/`])
   return [
     "default-src 'self'",
     "base-uri 'self'",
@@ -82,7 +84,7 @@ export function pageCsp(origin: string): string {
     "frame-ancestors 'self'",
     "img-src 'self' data: blob:",
     "object-src 'none'",
-    `script-src ${origin}/ui/ ${origin}/api/docs/ ${origin}/metadata/api/v1/graphiql/`,
+    `script-src ${scripts.join(' ')}`,
     "script-src-attr 'none'",
     // Mantine sets CSS variables in a style element; the API reference styles inline.
     "style-src 'self' 'unsafe-inline'",
