@@ -94,20 +94,23 @@ test('files a deploy-only user uploads never act as the console, opened by an ad
   await page.goto(`/artifactory/${repo}/notes.txt`)
   await expect(page.locator('body')).toContainText('<script>')
 
-  // Markup that got into the console itself still cannot load a repository's script.
+  // Markup that got into the console itself still cannot load a repository's script, by any path
+  // that sends it: the client path, or the console's own download call under /ui/.
   await page.goto('/ui/packages')
-  const blocked = await page.evaluate(
-    (src) =>
-      new Promise<string>((resolve) => {
-        document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true })
-        const s = document.createElement('script')
-        s.src = src
-        s.onload = () => resolve('loaded')
-        document.body.append(s)
-      }),
-    `/artifactory/${repo}/evil.js`,
-  )
-  expect(blocked).toMatch(/^script-src/)
+  for (const src of [`/artifactory/${repo}/evil.js`, `/ui/api/v1/download?repoKey=${repo}&path=evil.js`]) {
+    const blocked = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true })
+          const s = document.createElement('script')
+          s.src = url
+          s.onload = () => resolve('loaded')
+          document.body.append(s)
+        }),
+      src,
+    )
+    expect(blocked, src).toMatch(/^script-src/)
+  }
   await page.waitForTimeout(300)
   expect(await isAdmin(page.request, attacker)).toBe(false)
   expect(await page.title()).not.toBe('PWNED')

@@ -1,7 +1,28 @@
 import crypto from 'node:crypto'
+import zlib from 'node:zlib'
 import { expect, type Page, test } from '@playwright/test'
-import { npmPublishBody } from '../../apps/server/test/clients'
+import tar from 'tar-stream'
 import { signInAsAdmin } from './signIn'
+
+/** What `npm publish` sends for one version: its manifest and its tarball inline. */
+async function npmPublishBody(base: string, repo: string, manifest: { name: string; version: string; [k: string]: unknown }) {
+  const pack = tar.pack()
+  pack.entry({ name: 'package/package.json' }, JSON.stringify(manifest))
+  pack.finalize()
+  const chunks: Buffer[] = []
+  for await (const c of pack) chunks.push(c as Buffer)
+  const tgz = zlib.gzipSync(Buffer.concat(chunks))
+  const file = `${manifest.name}-${manifest.version}.tgz`
+  return {
+    body: {
+      _id: manifest.name,
+      name: manifest.name,
+      'dist-tags': { latest: manifest.version },
+      versions: { [manifest.version]: { ...manifest, dist: { tarball: `${base}/api/npm/${repo}/${manifest.name}/-/${file}` } } },
+      _attachments: { [file]: { content_type: 'application/octet-stream', data: tgz.toString('base64'), length: tgz.length } },
+    },
+  }
+}
 
 /**
  * Stored XSS, per field users write: what one user typed is shown to another as text, never run.

@@ -55,7 +55,8 @@ export function essenceOf(contentType: string): string {
 
 /** True when a browser may show content of this type inline without running anything in it. */
 export function rendersInert(contentType: string): boolean {
-  return INLINE_TYPES.has(essenceOf(contentType))
+  // A browser reads `a,b` as its last type: a list is never taken as the inert one it starts with.
+  return !contentType.includes(',') && INLINE_TYPES.has(essenceOf(contentType))
 }
 
 /** `attachment; filename*=UTF-8''…` for a file's name (any character, encoded). */
@@ -70,12 +71,25 @@ export function dispositionOf(contentType: string, name: string): string {
 }
 
 /**
+ * Where the pages' scripts live: the console's built chunks, console plugins and the demo
+ * plugins (docs/console-plugins.md), the API reference's and GraphiQL's own files. Never all of
+ * /ui/: the console's API is under it too, and its download call sends stored files.
+ */
+export const CONSOLE_SCRIPT_FOLDERS = [
+  '/ui/assets/',
+  '/ui/plugins/',
+  '/ui/demo/',
+  '/api/docs/static/',
+  '/metadata/api/v1/graphiql/',
+]
+
+/**
  * The console's page policy: scripts only from the console's own folder on its own host (built
  * chunks, plugins), never from a repository path of the same origin. The hosts are written
  * without a scheme, so the page's own scheme applies (https behind a proxy that ends TLS).
  */
 export function pageCsp(hosts: string[]): string {
-  const scripts = hosts.flatMap((h) => [`${h}/ui/`, `${h}/api/docs/`, `${h}/metadata/api/v1/graphiql/`])
+  const scripts = hosts.flatMap((h) => CONSOLE_SCRIPT_FOLDERS.map((folder) => `${h}${folder}`))
   return [
     "default-src 'self'",
     "base-uri 'self'",

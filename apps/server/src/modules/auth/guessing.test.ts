@@ -88,6 +88,18 @@ describe(`a guessing script of ${ATTEMPTS} sign-in attempts`, () => {
   }, 60_000)
 })
 
+describe('a user name of any length', () => {
+  it('is counted and refused like any other (a long one by its hash), never a server error', async () => {
+    await forgetFailures()
+    // The longest the form takes (255), in characters that take more room, and one holding the separator.
+    for (const name of ['x'.repeat(255), 'ü'.repeat(255), `${'a'.repeat(240)}\n10.0.0.1`]) {
+      const res = await login(name, 'wrong', '10.7.0.1')
+      expect(res.statusCode, name.slice(0, 10)).toBe(401)
+    }
+    await forgetFailures()
+  })
+})
+
 describe('attempts sent all at once (finding 2 of the security probe)', () => {
   const atOnce = (n: number, attempt: (i: number) => ReturnType<typeof login>) =>
     Promise.all(Array.from({ length: n }, (_, i) => attempt(i).then((r) => r.statusCode)))

@@ -219,3 +219,29 @@ describe('account security through a token (finding 4 of the security probe)', (
     expect((await enrollConfirm(session, right)).statusCode).toBe(403)
   })
 })
+
+describe('one-time codes over many pending sign-ins', () => {
+  it('are limited per user too: with the password known, sign-in after sign-in gets no more than 10 guesses', async () => {
+    await insertUser(t.app.db.kysely, {
+      name: 'gina',
+      email: null,
+      passwordHash: await hashPassword('gina-password'),
+      admin: false,
+    })
+    expect((await requireFor('gina', true)).statusCode).toBe(200)
+    // Gina enrols; then someone with her password guesses codes.
+    const first = await login('gina')
+    const { secret } = (await enrollStart(first.session)).json()
+    expect((await enrollConfirm(first.session, code(secret))).statusCode).toBe(200)
+    const statuses: number[] = []
+    for (let round = 0; round < 4; round++) {
+      const { session } = await login('gina')
+      for (let i = 0; i < 3; i++) statuses.push((await verify(session, String(100000 + round * 10 + i))).statusCode)
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10)
+    expect(statuses.slice(10)).toEqual([403, 403])
+    // Even the right code is refused now, in a fresh pending sign-in, until the window ends.
+    const { session } = await login('gina')
+    expect((await verify(session, code(secret, 1))).statusCode).toBe(403)
+  })
+})

@@ -19,6 +19,7 @@ import {
 import { sessionToken } from './principal.js'
 import { toUserData, verifyCredentials } from './service.js'
 import { completeSession, deleteSession, findPendingSession, type PendingSession, reserveMfaAttempt } from './sessions.js'
+import { otpSucceeded, reserveOtp } from './throttle.js'
 
 /** Account security changes only by a person at the console: never by a token, whatever its scope. */
 export const SESSION_REQUIRED = 'Two-step verification is changed in a signed-in browser session, not with a token'
@@ -58,7 +59,7 @@ export const mfaRoutes =
     async function reserveCode(pending: PendingSession | null): Promise<number> {
       if (!pending) return 0
       const attempt = await reserveMfaAttempt(db, pending.sessionId, MFA_MAX_FAILURES)
-      if (attempt === null) {
+      if (attempt === null || !(await reserveOtp(db, pending.userId))) {
         await deleteSession(db, pending.sessionId)
         throw forbidden(TOO_MANY_CODES)
       }
@@ -121,7 +122,10 @@ export const mfaRoutes =
         if (!pending) await mayEnrollSignedIn(request, user, request.body.password)
         const attempt = await reserveCode(pending)
         if (!(await confirmEnrollment(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending, attempt)
-        if (pending) await completeSession(db, pending.sessionId)
+        if (pending) {
+          await completeSession(db, pending.sessionId)
+          await otpSucceeded(db, user.id)
+        }
         request.log.info({ user: user.name }, 'MFA enrolled')
         return toUserData(user)
       },
@@ -144,6 +148,7 @@ export const mfaRoutes =
         const attempt = await reserveCode(pending)
         if (!(await verifyCode(db, ctx.secrets, user, request.body.otp))) return wrongCode(pending, attempt)
         await completeSession(db, pending.sessionId)
+        await otpSucceeded(db, user.id)
         request.log.info({ user: user.name }, 'signed in with a one-time code')
         return toUserData(user)
       },

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto'
 import ipaddr from 'ipaddr.js'
-import { type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 
@@ -34,9 +35,16 @@ export const ThrottlePolicy = {
   maxDelayMs: 4000,
 }
 
-const lower = (name: string) => name.toLowerCase()
+/**
+ * A name as it goes into a key: lower-cased, and a long one (any caller may send any name) by its
+ * sha256, so every key fits the column and a name's keys stay one prefix.
+ */
+const lower = (name: string) => {
+  const folded = name.toLowerCase()
+  return folded.length > 128 ? `sha256-${crypto.createHash('sha256').update(folded).digest('hex')}` : folded
+}
 export const userKey = (name: string) => `user:${lower(name)}`
-/** Sorts right after every `pair:` key of the name: the keys of one name are one range. */
+/** Every `pair:` key of a name starts with this. */
 const pairPrefix = (name: string) => `pair:${lower(name)}\n`
 export const pairKey = (name: string, ip: string) => `${pairPrefix(name)}${clientOf(ip)}`
 export const addressKey = (ip: string) => `ip:${clientOf(ip)}`
@@ -146,26 +154,30 @@ export async function attemptSucceeded(db: Kysely<Database>, user: string, ip: s
   if (ip) await giveBack(db, addressKey(ip), ThrottlePolicy.addressLockAfter)
 }
 
+/**
+ * The keys of a name: its own, and its pair with every address. Matched by prefix with `substr`,
+ * not by a range: a collation that ignores control characters (PostgreSQL under most locales)
+ * would sort the separator away.
+ */
+function keysOfName(eb: ExpressionBuilder<Database, 'signin_failures'>, user: string) {
+  const prefix = pairPrefix(user)
+  return eb.or([eb('key', '=', userKey(user)), eb(sql`substr(key, 1, ${prefix.length})`, '=', prefix)])
+}
+
 /** Ends every lock and count of a name (from every address): a password reset, an administrator. */
 export async function clearUser(db: Kysely<Database>, user: string): Promise<void> {
-  const prefix = pairPrefix(user)
   await db
     .deleteFrom('signin_failures')
-    .where((eb) =>
-      eb.or([eb('key', '=', userKey(user)), eb.and([eb('key', '>', prefix), eb('key', '<', `pair:${lower(user)}\u000b`)])]),
-    )
+    .where((eb) => keysOfName(eb, user))
     .execute()
 }
 
 /** The latest lock on a name, from any address, or null: what the Users screen shows. */
 export async function userLockedUntil(db: Kysely<Database>, user: string, now = Date.now()): Promise<number | null> {
-  const prefix = pairPrefix(user)
   const rows = await db
     .selectFrom('signin_failures')
     .select('locked_until')
-    .where((eb) =>
-      eb.or([eb('key', '=', userKey(user)), eb.and([eb('key', '>', prefix), eb('key', '<', `pair:${lower(user)}\u000b`)])]),
-    )
+    .where((eb) => keysOfName(eb, user))
     .execute()
   const until = Math.max(0, ...rows.map((r) => Number(r.locked_until ?? 0)))
   return until > now ? until : null
@@ -227,4 +239,21 @@ async function giveBack(db: Kysely<Database>, key: string, limit: number): Promi
     })
     .where('key', '=', key)
     .execute()
+}
+
+/**
+ * One-time codes of a user, over every pending sign-in: 5 per pending sign-in, and 10 per user
+ * within the window, so someone who has the password cannot start sign-in after sign-in to guess
+ * on. Taken before the code is checked; a right code gives its slot back.
+ */
+export const OTP_USER_LIMIT = 10
+const otpKey = (userId: number) => `otp:${userId}`
+
+/** Takes a user's code slot; false when none is left. */
+export async function reserveOtp(db: Kysely<Database>, userId: number, now = Date.now()): Promise<boolean> {
+  return (await reserve(db, otpKey(userId), OTP_USER_LIMIT, now)).failures <= OTP_USER_LIMIT
+}
+
+export async function otpSucceeded(db: Kysely<Database>, userId: number): Promise<void> {
+  await db.deleteFrom('signin_failures').where('key', '=', otpKey(userId)).execute()
 }

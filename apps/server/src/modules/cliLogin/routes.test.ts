@@ -105,6 +105,28 @@ describe('refresh tokens', () => {
   })
 })
 
+describe('approving a command-line sign-in', () => {
+  it('takes a person in the console: a token, of any scope, cannot approve (it would mint new tokens)', async () => {
+    const session = 'd1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d'
+    expect((await request(session)).statusCode).toBe(201)
+    const made = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+      payload: { expiresIn: 600 },
+    })
+    const approved = await t.fastify.inject({
+      method: 'POST',
+      url: `${base}/response`,
+      headers: { authorization: `Bearer ${made.json().access_token}` },
+      payload: { session },
+    })
+    expect(approved.statusCode).toBe(403)
+    expect(approved.json().errors[0].message).toBe('A command-line sign-in is approved in the console, not with a token')
+    expect((await collect(session)).statusCode).toBe(400)
+  })
+})
+
 describe('guessing single-use secrets (counted before they are looked up)', () => {
   const from = (ip: string) => ({ remoteAddress: ip })
   const hex = (i: number) => i.toString(16).padStart(12, '0')

@@ -2,11 +2,13 @@ import { CliLoginRequest, CliSession, CliTokens, RefreshRequest } from '@trove/c
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
-import { unauthorized } from '../../core/errors.js'
+import { forbidden, unauthorized } from '../../core/errors.js'
 import { guardSecret } from '../auth/throttle.js'
 import { approveCliLogin, collectCliTokens, openCliLogin, refreshTokens } from './service.js'
 
 /** The command-line client's web sign-in, under /access/api. */
+export const APPROVAL_NEEDS_SESSION = 'A command-line sign-in is approved in the console, not with a token'
+
 export const cliLoginRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -44,6 +46,8 @@ export const cliLoginRoutes =
       async (request) => {
         const principal = await ctx.principal(request)
         if (!principal) throw unauthorized()
+        // The approval hands out new tokens: only a person in the console gives it, never a token.
+        if (principal.via !== 'session') throw forbidden(APPROVAL_NEEDS_SESSION)
         await approveCliLogin(db, ctx.secrets, request.body.session, { id: principal.userId, name: principal.name })
         request.log.info({ user: principal.name }, 'command-line sign-in approved')
         return {}

@@ -14,7 +14,10 @@ const METADATA = [
   '::169.254.169.254',
   '::ffff:0:a9fe:a9fe', // SIIT
   '64:ff9b::a9fe:a9fe', // NAT64
-  '64:ff9b:1::a9fe:a9fe', // NAT64, local use
+  '64:ff9b:1::a9fe:a9fe', // NAT64, local use, /96 layout
+  '64:ff9b:1:a9fe:a9:fe00::', // NAT64, local use, /48 layout
+  '64:ff9b:1:a9:fea9:fe00::', // /56 layout
+  '64:ff9b:1:0:a9:fea9:fe00:0', // /64 layout
   '2002:a9fe:a9fe::1', // 6to4
   '2001:0:a9fe:a9fe::1', // Teredo server
   '2001:0:4136:e378:8000:63bf:5601:5601', // Teredo client 169.254.169.254 XOR ff

@@ -23,7 +23,7 @@ blocked.addAddress('::', 'ipv6')
 /**
  * The IPv4 addresses an IPv6 address carries, in every form that reaches an IPv4 host: mapped
  * (`::ffff:a.b.c.d`, also written in hex), compatible (`::a.b.c.d`), SIIT-translated
- * (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002:AABB:CCDD::/16`)
+ * (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`, and `64:ff9b:1::/48` in every RFC 6052 layout), 6to4 (`2002:AABB:CCDD::/16`)
  * and Teredo (`2001:0::/32`: its server, and its client XOR-ed in the last 32 bits).
  */
 export function embeddedIpv4(address: string): string[] {
@@ -40,7 +40,12 @@ export function embeddedIpv4(address: string): string[] {
   if (zero(0, 10) && word(10) === 0xffff) found.push(v4(12)) // mapped
   if (zero(0, 12) && !zero(12, 16)) found.push(v4(12)) // compatible (not :: or ::1 alone)
   if (zero(0, 8) && word(8) === 0xffff && word(10) === 0) found.push(v4(12)) // SIIT
-  if (word(0) === 0x64 && word(2) === 0xff9b && (zero(4, 12) || word(4) === 1)) found.push(v4(12)) // NAT64
+  if (word(0) === 0x64 && word(2) === 0xff9b && zero(4, 12)) found.push(v4(12)) // NAT64, well-known /96
+  if (word(0) === 0x64 && word(2) === 0xff9b && word(4) === 1) {
+    // The local-use /48 (RFC 8215) with any RFC 6052 layout: /48 (bytes 6-7, 9-10), /56 (7, 9-11), /64 (9-12), /96.
+    const at = (...i: number[]) => i.map((k) => bytes[k] ?? 0).join('.')
+    found.push(at(6, 7, 9, 10), at(7, 9, 10, 11), at(9, 10, 11, 12), v4(12))
+  }
   if (word(0) === 0x2002) found.push(v4(2)) // 6to4
   if (word(0) === 0x2001 && word(2) === 0) found.push(v4(4), v4(12, 0xff)) // Teredo
   return found

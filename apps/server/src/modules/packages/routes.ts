@@ -104,7 +104,7 @@ export const packagesRoutes =
       route.config = { ...route.config, access: url.includes('/graphiql') ? 'admin' : 'public', reads: true }
     })
     // GraphiQL is a page of Trove's own (its scripts are served under its path).
-    htmlIsPage(app, undefined, '/metadata/api/v1/graphiql')
+    htmlIsPage(app, fctx.config.baseUrl, '/metadata/api/v1/graphiql')
     await app.register(mercurius, {
       schema,
       resolvers: resolvers as never,

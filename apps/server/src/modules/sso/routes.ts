@@ -51,7 +51,7 @@ export function resolveRedirect(redirectTo: string | undefined, base: string): s
   if (!redirectTo) return '/'
   // Resolved as a browser would (tabs and newlines dropped, `\` read as `/`), then judged by the
   // origin it leads to: `/\t/evil.example.com` is `//evil.example.com` to a browser.
-  if (/[\u0000-\u001f\u007f\\]/.test(redirectTo)) return '/'
+  if ([...redirectTo].some((c) => c <= '\u001f' || c === '\u007f' || c === '\\')) return '/'
   try {
     const url = new URL(redirectTo.trim(), base)
     if (url.origin === new URL(base).origin) return `${url.pathname}${url.search}${url.hash}`
