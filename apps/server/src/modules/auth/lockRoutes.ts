@@ -9,7 +9,10 @@ import { clearUser, userLockedUntil } from './throttle.js'
 
 const NameParam = z.object({ name: z.string().min(1).max(256) })
 
-/** An administrator sees and lifts a user's sign-in lock (the Users screen). */
+/**
+ * An administrator sees and lifts a user's sign-in lock (the Users screen), or every lock at once,
+ * addresses' included (an office behind one address locked out by someone's script).
+ */
 export const signInLockRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
@@ -38,6 +41,19 @@ export const signInLockRoutes =
         await clearUser(db, user.name)
         const actor = (await ctx.principal(request))?.name ?? 'unknown'
         await recordEvent(db, { actor, action: 'signin.unlocked', targetType: 'user', targetName: user.name })
+        return reply.code(204).send()
+      },
+    )
+    app.delete(
+      '/security/signInLocks',
+      {
+        config: { access: 'admin' },
+        schema: { tags: ['security'], summary: 'Lift every sign-in lock: names, addresses, one-time codes and links' },
+      },
+      async (request, reply) => {
+        await db.deleteFrom('signin_failures').execute()
+        const actor = (await ctx.principal(request))?.name ?? 'unknown'
+        await recordEvent(db, { actor, action: 'signin.unlockedAll', targetType: 'security', targetName: '*' })
         return reply.code(204).send()
       },
     )

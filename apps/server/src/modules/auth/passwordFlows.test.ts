@@ -168,6 +168,28 @@ describe('forgot password', () => {
       .items.filter((e: { targetName: string }) => e.targetName === 'frank')
       .map((e: { action: string }) => e.action)
     expect(actions).toEqual(expect.arrayContaining(['signin.locked', 'signin.unlocked']))
+    // An address locked for every name (someone's script behind the office's address): all locks go at once.
+    for (let i = 0; i < 20; i++) {
+      await t.fastify.inject({
+        method: 'POST',
+        url: `${auth}/login`,
+        remoteAddress: '10.22.0.1',
+        payload: { user: `guess-${i}`, password: 'x', type: 'login' },
+      })
+    }
+    const fromOffice = () =>
+      t.fastify.inject({
+        method: 'POST',
+        url: `${auth}/login`,
+        remoteAddress: '10.22.0.1',
+        payload: { user: 'frank', password: 'frank-password', type: 'login' },
+      })
+    expect((await fromOffice()).statusCode).toBe(403)
+    expect(
+      (await t.fastify.inject({ method: 'DELETE', url: '/ui/api/v1/ui/admin/security/signInLocks', headers: headers(admin) }))
+        .statusCode,
+    ).toBe(204)
+    expect((await fromOffice()).statusCode).toBe(200)
     // Only an administrator may.
     const frank = await signIn(t.fastify, 'frank', 'frank-password')
     const refused = await t.fastify.inject({
