@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signInAtProvider, TestBrowser } from '../../../test/browser.js'
 import { startIdentityProvider, type TestIdentityProvider } from '../../../test/oidcProvider.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
+import { reserveAttempt, ThrottlePolicy } from '../auth/throttle.js'
 
 const ADMIN_API = '/ui/api/v1/ui/admin/security/oauth'
 const AUTH = '/ui/api/v1/ui/auth'
@@ -170,6 +171,25 @@ describe('OpenID Connect sign-in against a real provider', () => {
     expect(((await old.json()) as { anonymous: boolean }).anonymous).toBe(true)
     const rows = await t.app.db.kysely.selectFrom('users').select('id').where('name', '=', 'alice').execute()
     expect(rows).toHaveLength(1)
+  })
+
+  it('signs a user in whose name is locked for password sign-in (guessed from everywhere): SSO guesses no password', async () => {
+    for (let i = 0; i < ThrottlePolicy.userLockAfter + 1; i++)
+      await reserveAttempt(t.app.db.kysely, 'alice', `10.60.${i >> 8}.${i & 255}`)
+    const password = await t.fastify.inject({
+      method: 'POST',
+      url: `${AUTH}/login`,
+      remoteAddress: '10.61.0.1',
+      payload: { user: 'alice', password: 'anything', type: 'login' },
+    })
+    expect(password.statusCode).toBe(403)
+    const { browser, location } = await signInWith('corp', 'alice')
+    expect(location).toBe('/ui/')
+    const current = await fetch(`${base}${AUTH}/current`, {
+      headers: { cookie: `trove_session=${browser.cookies(base).get('trove_session')}` },
+    })
+    expect(((await current.json()) as { name: string }).name).toBe('alice')
+    await t.app.db.kysely.deleteFrom('signin_failures').execute()
   })
 
   it('refuses an unknown user when the provider does not create accounts, with a clear message', async () => {
