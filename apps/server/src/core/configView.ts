@@ -2,8 +2,8 @@ import type { Config, S3Settings } from '../config.js'
 
 /**
  * The configuration as it may be shown (support bundles, the admin's diagnostics): an allow-list.
- * Every field of Config has an entry here, so a field added to Config does not compile until
- * someone decides how it shows. Secret fields show only whether they are set (`***`), never their
+ * Every field of Config, nested ones included, has an entry here, so a field added to Config does
+ * not compile until someone decides how it shows. Secret fields show only whether they are set (`***`), never their
  * value in any form (text, bytes, hex, base64); a URL shows without its credentials.
  */
 export const REDACTED = '***'
@@ -40,6 +40,12 @@ const s3View: View<S3Settings> = {
   presignAboveBytes: shown,
 }
 
+/** A nested object whose every field is decided too: shown as it is, field by field. */
+const all =
+  <T extends object>(fields: { [K in keyof Required<T>]: true }) =>
+  (value: T) =>
+    Object.fromEntries(Object.keys(fields).map((k) => [k, value[k as keyof T]]))
+
 const configView: View<Config> = {
   port: shown,
   host: shown,
@@ -50,18 +56,28 @@ const configView: View<Config> = {
   downloadBaseUrl: (v) => urlWithoutCredentials(v),
   adminPassword: secret,
   serverName: shown,
-  log: shown,
+  log: all<Config['log']>({ level: true, stdout: true, maxSize: true, maxFiles: true, dir: true }),
   webDir: shown,
   trustProxy: shown,
   shutdownTimeoutMs: shown,
-  node: (v) => ({ ...v, url: urlWithoutCredentials(v.url) }),
-  workers: shown,
-  repositories: (v) => ({ ...v, s3: v.s3 ? applyView(s3View, v.s3) : null }),
-  distribution: shown,
-  scanner: shown,
-  integrations: shown,
-  faults: shown,
-  instance: shown,
+  node: (v) => applyView<Config['node']>({ id: shown, url: urlWithoutCredentials, modules: shown, heartbeatMs: shown }, v),
+  workers: all<Config['workers']>({ count: true, index: true }),
+  repositories: (v) =>
+    applyView<Config['repositories']>(
+      {
+        uploadMaxBytes: shown,
+        archiveMaxExpandedBytes: shown,
+        blobGcIntervalS: shown,
+        packagesCacheMs: shown,
+        s3: (s3) => (s3 ? applyView(s3View, s3) : null),
+      },
+      v,
+    ),
+  distribution: all<Config['distribution']>({ pollMs: true }),
+  scanner: all<Config['scanner']>({ pollMs: true, maxUploadBytes: true }),
+  integrations: all<Config['integrations']>({ gitRetestIntervalS: true, gitBinary: true, gitRefreshIntervalS: true }),
+  faults: all<Config['faults']>({ crashAt: true, crashTrace: true }),
+  instance: all<Config['instance']>({ flavour: true, deployment: true, features: true }),
 }
 
 function applyView<T extends object>(view: View<T>, value: T): Record<string, unknown> {
