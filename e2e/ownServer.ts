@@ -23,7 +23,11 @@ function freePort(): Promise<number> {
   })
 }
 
-export async function startOwnServer(name: string, env: Record<string, string>): Promise<OwnServer> {
+/** Starts a server of the journey's own; `env` may depend on the port it gets (a URL naming it). */
+export async function startOwnServer(
+  name: string,
+  env: Record<string, string> | ((port: number) => Record<string, string>),
+): Promise<OwnServer> {
   const port = await freePort()
   const child = spawn(process.execPath, ['../apps/server/dist/src/main.js'], {
     env: {
@@ -33,7 +37,7 @@ export async function startOwnServer(name: string, env: Record<string, string>):
       TROVE_DATA_DIR: path.join(process.env.TROVE_E2E_DATA_DIR ?? '', name),
       TROVE_LOG_STDOUT: 'false',
       TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      ...env,
+      ...(typeof env === 'function' ? env(port) : env),
     },
     stdio: 'ignore',
   })

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { type APIRequestContext, expect, type Page, request as requests, test } from '@playwright/test'
+import { signInAt, startOwnServer } from '../ownServer'
 import { signInAsAdmin } from './signIn'
 
 /**
@@ -79,16 +80,20 @@ test('files a deploy-only user uploads never act as the console, opened by an ad
   await mallory.dispose()
 
   // The control: the same script, run by the console's own page, does promote (so the checks below
-  // would see it if any file ran it).
-  await page.goto('/ui/packages')
-  await page.evaluate(promote(control))
+  // would see it if any file ran it). In a tab of its own, closed after.
+  const consoleTab = await page.context().newPage()
+  await consoleTab.goto('/ui/packages')
+  await consoleTab.evaluate(promote(control))
   await expect.poll(() => isAdmin(page.request, control)).toBe(true)
+  await consoleTab.close()
 
-  // The admin opens each file, as a link in a mail or a chat would open it.
+  // The admin opens each file in a new tab, as a link in a mail or a chat would open it.
   for (const name of Object.keys(attackFiles(repo, attacker))) {
-    await page.goto(`/artifactory/${repo}/${name}`).catch(() => undefined) // an attachment "navigates" to a download
-    await page.waitForTimeout(200)
-    expect(await page.title(), name).not.toBe('PWNED')
+    const tab = await page.context().newPage()
+    await tab.goto(`/artifactory/${repo}/${name}`).catch(() => undefined) // an attachment "navigates" to a download
+    await tab.waitForTimeout(200)
+    expect(await tab.title(), name).not.toBe('PWNED')
+    await tab.close()
   }
   // An inline type shows as text: the markup in it is not parsed.
   await page.goto(`/artifactory/${repo}/notes.txt`)
@@ -114,4 +119,58 @@ test('files a deploy-only user uploads never act as the console, opened by an ad
   await page.waitForTimeout(300)
   expect(await isAdmin(page.request, attacker)).toBe(false)
   expect(await page.title()).not.toBe('PWNED')
+})
+
+test('with a download origin, View shows a file inline there, its script held away from the console', async ({ browser }) => {
+  test.setTimeout(60_000)
+  // The same server under a second host name: localhost, while the console is at 127.0.0.1.
+  const server = await startOwnServer('download-origin', (port) => ({ TROVE_DOWNLOAD_BASE_URL: `http://localhost:${port}` }))
+  try {
+    const page = await (await browser.newContext()).newPage()
+    await signInAt(page, server.url)
+    const headers = { 'x-csrf-token': await csrfOf(page) }
+    expect(
+      (
+        await page.request.put(`${server.url}/api/repositories/reports`, {
+          headers,
+          data: { rclass: 'local', packageType: 'generic' },
+        })
+      ).status(),
+    ).toBe(201)
+    // Anonymous readers may read this one, so the second host needs no sign-in of its own.
+    expect(
+      (
+        await page.request.put(`${server.url}/ui/api/v1/ui/admin/security/anonymous-access`, { headers, data: { enabled: true } })
+      ).status(),
+    ).toBe(200)
+    const granted = await page.request.post(`${server.url}/ui/api/v1/ui/admin/permissions`, {
+      headers,
+      data: {
+        name: 'anyone-reads-reports',
+        repositories: { resources: { names: ['reports'] }, grants: [{ kind: 'anonymous', actions: ['read'] }] },
+      },
+    })
+    expect(granted.status()).toBe(201)
+    const report =
+      '<html><body><p id="out">static</p><script>var o=document.getElementById("out");' +
+      'try{o.textContent="script ran; origin "+window.origin+"; cookies "+(document.cookie===""?"none":"some")}catch(e){o.textContent="script ran; no cookies: "+e.name}</script></body></html>'
+    expect(
+      (await page.request.put(`${server.url}/artifactory/reports/coverage/index.html`, { headers, data: report })).status(),
+    ).toBe(201)
+
+    await page.goto(`${server.url}/ui/artifacts/browse/tree/General/reports/coverage/index.html`)
+    const view = page.getByRole('link', { name: 'View', exact: true })
+    await expect(view).toHaveAttribute('href', /^http:\/\/localhost:\d+\/artifactory\/reports\/coverage\/index\.html$/)
+    const [shown] = await Promise.all([page.context().waitForEvent('page'), view.click()])
+    await shown.waitForLoadState()
+    // Inline, its script ran, in an opaque origin that reaches no cookie of anybody's.
+    await expect(shown.locator('#out')).toContainText('script ran')
+    await expect(shown.locator('#out')).not.toContainText('cookies some')
+    expect(await shown.evaluate(() => window.origin)).toBe('null')
+    // That host serves files only: not the console.
+    const consoleThere = await shown.request.get(shown.url().replace(/\/artifactory\/.*/, '/ui/'))
+    expect(consoleThere.status()).toBe(404)
+  } finally {
+    server.stop()
+  }
 })

@@ -88,6 +88,8 @@ export const NodeInfo = z
     /** What the caller may do here. */
     actions: z.array(z.enum(['read', 'annotate', 'deploy', 'delete', 'manage'])),
     downloadUri: z.string().optional(),
+    /** Where a file is shown inline, sandboxed: set when the server has a download origin (TROVE_DOWNLOAD_BASE_URL). */
+    viewUri: z.string().optional(),
   })
   .meta({ id: 'NodeInfo' })
 export type NodeInfo = z.infer<typeof NodeInfo>

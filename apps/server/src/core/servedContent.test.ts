@@ -164,6 +164,15 @@ describe('the download origin (TROVE_DOWNLOAD_BASE_URL)', () => {
     expect(String(shown.headers['content-security-policy'])).not.toContain('allow-same-origin')
   })
 
+  it('is where the console’s View link points, beside Download', async () => {
+    const info = await t.fastify.inject({
+      url: '/ui/api/v1/ui/artifacts/info?repoKey=site&path=pages/evil.html',
+      headers: cookieOf(admin),
+    })
+    expect(info.statusCode).toBe(200)
+    expect(info.json().viewUri).toBe('http://files.trove.test:8080/artifactory/site/pages/evil.html')
+  })
+
   it('serves nothing else: no console, no sign-in, no change', async () => {
     for (const [method, url] of [
       ['GET', '/ui/'],

@@ -213,6 +213,11 @@ export class ArtifactTreeService {
       checksums: { sha256: file.sha256, sha1, md5 },
       ...pkg,
       downloadUri: `${baseUrl}/artifactory/${target.repo.key}/${path}`,
+      ...(this.fctx.config.downloadBaseUrl
+        ? {
+            viewUri: `${this.fctx.config.downloadBaseUrl}/artifactory/${encodeURIComponent(target.repo.key)}/${path.split('/').map(encodeURIComponent).join('/')}`,
+          }
+        : {}),
     }
   }
 

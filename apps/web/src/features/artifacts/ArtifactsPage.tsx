@@ -110,6 +110,12 @@ export function ArtifactsPage({ browsePath, onNavigate, packageLink }: Artifacts
             Download
           </Button>
         )}
+        {i.type === 'file' && i.viewUri && (
+          // The download origin shows the file inline, sandboxed, on a host without the console's cookies.
+          <Button component="a" href={i.viewUri} target="_blank" rel="noopener noreferrer" size="xs" variant="light">
+            View
+          </Button>
+        )}
         {i.type !== 'file' && may('deploy') && (local || i.rclass === 'virtual') && (
           <Button size="xs" variant="light" onClick={() => setDialog('deploy')}>
             Deploy
