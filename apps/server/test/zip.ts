@@ -1,4 +1,5 @@
 import zlib from 'node:zlib'
+import yauzl from 'yauzl'
 
 export interface ZipEntry {
   name: string
@@ -65,4 +66,37 @@ export function zipOf(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(centralDir.length, 12)
   end.writeUInt32LE(offset, 16)
   return Buffer.concat([...locals, centralDir, end])
+}
+
+/** Reads a zip into name → text, with the library a user's unzip tool is built like. */
+export function unzip(buffer: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const out = new Map<string, string>()
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err)
+          const chunks: Buffer[] = []
+          stream.on('data', (c: Buffer) => chunks.push(c))
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
+            zip.readEntry()
+          })
+        })
+      })
+      zip.on('end', () => resolve(out))
+      zip.readEntry()
+    })
+  })
+}
+
+/** An ar archive of the given members, as a .deb is one. */
+export function arOf(members: [string, Buffer][]): Buffer {
+  const parts: Buffer[] = [Buffer.from('!<arch>\n')]
+  for (const [name, data] of members) {
+    const header = `${name.padEnd(16)}${'0'.padEnd(12)}${'0'.padEnd(6)}${'0'.padEnd(6)}${'100644'.padEnd(8)}${String(data.length).padEnd(10)}\`\n`
+    parts.push(Buffer.from(header, 'latin1'), data, data.length % 2 ? Buffer.from('\n') : Buffer.alloc(0))
+  }
+  return Buffer.concat(parts)
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import yauzl from 'yauzl'
 import { startVendor, type VendorStandIn } from '../../test/gitVendors.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, throwawayDatabase } from '../../test/testApp.js'
+import { unzip } from '../../test/zip.js'
 
 /**
  * Finding 3 of the security probe, as a class: a secret leaves Trove by no way an administrator
@@ -145,28 +145,6 @@ afterAll(async () => {
     else process.env[k] = v
   }
 })
-
-function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const out = new Map<string, string>()
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err)
-          const chunks: Buffer[] = []
-          stream.on('data', (c: Buffer) => chunks.push(c))
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on('end', () => resolve(out))
-      zip.readEntry()
-    })
-  })
-}
 
 /** Where each marker shows, in any form, in these texts: `source: marker`. */
 function leaks(texts: Map<string, string>): string[] {

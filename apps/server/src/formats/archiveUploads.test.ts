@@ -3,6 +3,7 @@ import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRepo } from '../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
+import { arOf } from '../../test/zip.js'
 
 /**
  * Hostile archives through the real upload paths of the formats whose own suites do not try them
@@ -74,15 +75,6 @@ describe('a .gem', () => {
     expect(stored).toEqual([])
   })
 })
-
-function arOf(members: [string, Buffer][]): Buffer {
-  const parts: Buffer[] = [Buffer.from('!<arch>\n')]
-  for (const [name, data] of members) {
-    const header = `${name.padEnd(16)}${'0'.padEnd(12)}${'0'.padEnd(6)}${'0'.padEnd(6)}${'100644'.padEnd(8)}${String(data.length).padEnd(10)}\`\n`
-    parts.push(Buffer.from(header, 'latin1'), data, data.length % 2 ? Buffer.from('\n') : Buffer.alloc(0))
-  }
-  return Buffer.concat(parts)
-}
 
 const CONTROL = Buffer.from('Package: hostile\nVersion: 1.0\nArchitecture: all\nMaintainer: x <x@example.com>\nDescription: x\n')
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, listen, run } from '../../../test/clients.js'
 import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import { arOf } from '../../../test/zip.js'
 import { isDebianVersion, parseRelations } from './control.js'
 import { dep5Licenses } from './deb.js'
 
@@ -55,16 +56,6 @@ function buildDeb(dir: string, spec: DebSpec): string {
   const out = `${root}.deb`
   execFileSync('dpkg-deb', ['--root-owner-group', `-Z${spec.compression ?? 'xz'}`, '--build', root, out], { stdio: 'ignore' })
   return out
-}
-
-/** An ar archive of the given members, as a .deb is one. */
-function arOf(members: [string, Buffer][]): Buffer {
-  const parts: Buffer[] = [Buffer.from('!<arch>\n')]
-  for (const [name, data] of members) {
-    const header = `${name.padEnd(16)}${'0'.padEnd(12)}${'0'.padEnd(6)}${'0'.padEnd(6)}${'100644'.padEnd(8)}${String(data.length).padEnd(10)}\`\n`
-    parts.push(Buffer.from(header, 'latin1'), data, data.length % 2 ? Buffer.from('\n') : Buffer.alloc(0))
-  }
-  return Buffer.concat(parts)
 }
 
 describe('Debian control data', () => {

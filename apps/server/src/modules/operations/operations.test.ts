@@ -3,8 +3,8 @@ import path from 'node:path'
 import { Messages } from '@trove/contracts/messages'
 import { BUNDLE_CREATE_PATHS, LOG_BASE_PATHS } from '@trove/contracts/operations'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import yauzl from 'yauzl'
 import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
+import { unzip } from '../../../test/zip.js'
 import { hashPassword } from '../../core/passwords.js'
 import { setSetting } from '../settings/repo.js'
 import { insertUser } from '../users/repo.js'
@@ -33,29 +33,6 @@ const post = (url: string, payload: unknown, s: Session = admin) =>
   t.fastify.inject({ method: 'POST', url: `${API}${url}`, headers: sessionHeaders(s), payload: payload as object })
 const del = (url: string, s: Session = admin) =>
   t.fastify.inject({ method: 'DELETE', url: `${API}${url}`, headers: sessionHeaders(s) })
-
-/** Reads a zip into name → text, with the library a user's unzip tool is built like. */
-function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const out = new Map<string, string>()
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err)
-          const chunks: Buffer[] = []
-          stream.on('data', (c: Buffer) => chunks.push(c))
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on('end', () => resolve(out))
-      zip.readEntry()
-    })
-  })
-}
 
 describe('service status', () => {
   it('shows this node Online under every module it runs, with uptime and a heartbeat', async () => {
