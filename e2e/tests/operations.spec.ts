@@ -4,7 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import yauzl from 'yauzl'
+import { unzip } from '../../apps/server/test/zip'
 import { ADMIN_PASSWORD } from '../playwright.config'
 import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
@@ -17,29 +17,6 @@ function freePort(): Promise<number> {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo
       server.close(() => resolve(port))
-    })
-  })
-}
-
-/** The names and texts of a zip file's entries. */
-function unzip(file: string): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const out = new Map<string, string>()
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err)
-          const chunks: Buffer[] = []
-          stream.on('data', (c: Buffer) => chunks.push(c))
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on('end', () => resolve(out))
-      zip.readEntry()
     })
   })
 }
@@ -94,7 +71,7 @@ test('an admin creates, downloads and opens a support bundle', async ({ page }) 
   const download = await Promise.race([fromOpener, popup.then((p) => p.waitForEvent('download'))])
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bundle-')), download.suggestedFilename())
   await download.saveAs(file)
-  const files = await unzip(file)
+  const files = await unzip(fs.readFileSync(file))
   expect([...files.keys()].sort()).toEqual([
     'configuration/trove-config.json',
     'logs/trove.log',

@@ -207,7 +207,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app)
 
   securityHeaders(app)
-  if (config.downloadBaseUrl) onlyFilesOn(app, new URL(config.downloadBaseUrl).host)
+  const downloadHost = config.downloadBaseUrl ? new URL(config.downloadBaseUrl).host : undefined
+  if (downloadHost) onlyFilesOn(app, downloadHost)
   refuseNulBytes(app)
   let shuttingDown = false
   // A response finished during shutdown closes its connection, so a keep-alive client does not
@@ -355,7 +356,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
   }
-  if (config.downloadBaseUrl) fctx.artifacts.downloadHost = new URL(config.downloadBaseUrl).host
+  fctx.artifacts.downloadHost = downloadHost
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
   await app.register(repositoryAdminRoutes(fctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(quickSetupRoutes(fctx), { prefix: '/ui/api/v1/ui/onboarding' })

@@ -37,7 +37,7 @@ export function pageHosts(request: FastifyRequest, baseUrl: string | undefined):
   return configured && configured !== own ? [own, configured] : [own]
 }
 
-/** Gives one of Trove's own pages the policy that lets its scripts (under /ui/ and the docs) run. */
+/** Gives one of Trove's own pages the policy that lets its scripts (from their own folders) run. */
 export function asPage(request: FastifyRequest, reply: FastifyReply, baseUrl: string | undefined): FastifyReply {
   return reply.header('content-security-policy', pageCsp(pageHosts(request, baseUrl)))
 }

@@ -9,8 +9,8 @@
  * - a stored file whose type a browser would render actively goes out as an attachment
  *   (`dispositionOf`): only types that cannot carry script are shown inline;
  * - `nosniff` on every answer, so a `text/plain` file holding HTML stays text.
- * And the console's own page allows scripts only under /ui/ (`pageCsp`), so an uploaded .js
- * cannot be loaded into it by a `<script src>` even where markup got in.
+ * And the console's own page allows scripts only from its own folders (`pageCsp`), so an uploaded
+ * .js cannot be loaded into it by a `<script src>` even where markup got in.
  */
 
 /** The policy of every answer that is not a Trove page: a document rendered from it is sandboxed. */

@@ -1,4 +1,5 @@
 import { SignInLock } from '@trove/contracts/access'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
@@ -22,6 +23,7 @@ export const signInLockRoutes =
       if (!user) throw notFound(`User ${name} does not exist`)
       return user
     }
+    const actorOf = async (request: FastifyRequest) => (await ctx.principal(request))?.name ?? 'unknown'
     app.get(
       '/users/:name/signInLock',
       {
@@ -39,8 +41,12 @@ export const signInLockRoutes =
       async (request, reply) => {
         const user = await existing(request.params.name)
         await clearUser(db, user.name)
-        const actor = (await ctx.principal(request))?.name ?? 'unknown'
-        await recordEvent(db, { actor, action: 'signin.unlocked', targetType: 'user', targetName: user.name })
+        await recordEvent(db, {
+          actor: await actorOf(request),
+          action: 'signin.unlocked',
+          targetType: 'user',
+          targetName: user.name,
+        })
         return reply.code(204).send()
       },
     )
@@ -52,8 +58,12 @@ export const signInLockRoutes =
       },
       async (request, reply) => {
         await db.deleteFrom('signin_failures').execute()
-        const actor = (await ctx.principal(request))?.name ?? 'unknown'
-        await recordEvent(db, { actor, action: 'signin.unlockedAll', targetType: 'security', targetName: '*' })
+        await recordEvent(db, {
+          actor: await actorOf(request),
+          action: 'signin.unlockedAll',
+          targetType: 'security',
+          targetName: '*',
+        })
         return reply.code(204).send()
       },
     )

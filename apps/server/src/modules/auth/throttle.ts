@@ -18,7 +18,7 @@ import type { Database } from '../../core/schema.js'
  *   guess spread over many addresses.
  *
  * A success clears the name's count from its address and gives its other slots back. A lock ends by
- * itself, by a password reset from the mail link, or by an administrator (`unlockUser`); a locked
+ * itself, by a password reset from the mail link, or by an administrator (lockRoutes.ts); a locked
  * user can still sign in by single sign-on, which never guesses a password. From an attempt's
  * third slot on, a failure answers later (250 ms, 500 ms, 1 s, … up to 4 s). Unknown names count
  * like known ones, so the answers do not tell which users exist. The counts live in the database,
@@ -61,9 +61,14 @@ export function clientOf(ip: string): string {
   return `${parts.map((p) => p.toString(16)).join(':')}::/64`
 }
 
-export function lockMessage(until: number, now = Date.now()): string {
+/** How long until a lock ends, in whole minutes for people: `1 minute`, `5 minutes`. */
+function minutesUntil(until: number, now: number): string {
   const minutes = Math.max(1, Math.ceil((until - now) / 60_000))
-  return `Too many failed sign-in attempts: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
+export function lockMessage(until: number, now = Date.now()): string {
+  return `Too many failed sign-in attempts: try again in ${minutesUntil(until, now)}`
 }
 
 export interface Reservation {
@@ -215,8 +220,10 @@ export async function guardSecret<T>(
   const key = secretKey(ip)
   const counted = await reserve(db, key, SECRET_GUESS_LIMIT, now)
   if (counted.failures > SECRET_GUESS_LIMIT) {
-    const minutes = Math.max(1, Math.ceil(((counted.lockedUntil ?? now + ThrottlePolicy.lockMs) - now) / 60_000))
-    throw new HttpError(403, SECRET_LOCKED.replace('{minutes}', `${minutes} minute${minutes === 1 ? '' : 's'}`))
+    throw new HttpError(
+      403,
+      SECRET_LOCKED.replace('{minutes}', minutesUntil(counted.lockedUntil ?? now + ThrottlePolicy.lockMs, now)),
+    )
   }
   let result: T
   try {

@@ -19,8 +19,6 @@ export const bundleFile = (dataDir: string, id: string) => path.join(bundleDir(d
 
 const SECRET_KEY = /pass|secret|token|credential|private|(^|_)key$|apikey|databaseurl|database_url/i
 
-export { REDACTED }
-
 /** Replaces bytes, every value under a secret-sounding key, and the password in any URL, with ***. */
 export function redact(value: unknown, key = ''): unknown {
   if (value === null || value === undefined) return value
