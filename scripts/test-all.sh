@@ -74,7 +74,7 @@ vitest() { # name dir [extra env...]
 }
 
 echo "Running the suites"
-suite lint "$bin/biome" check .
+suite lint npm run lint --silent
 suite typecheck npm run typecheck --silent
 suite build npm run build --silent
 suite unit-contracts vitest unit-contracts packages/contracts

@@ -92,10 +92,10 @@ async function populate(db) {
 }
 
 async function benchPermissionCheck(row) {
-  const { loadConfig } = await import(`${dist}config.js`)
+  const { loadConfig } = await import(`${dist}core/config.js`)
   const { openDb } = await import(`${dist}core/db.js`)
   const { migrateToLatest } = await import(`${dist}core/migrate.js`)
-  const { PermissionAuthorizer } = await import(`${dist}modules/access/authorizer.js`)
+  const { PermissionAuthorizer } = await import(`${dist}identity/access/authorizer.js`)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-access-'))
   const db = await openDb(loadConfig({ TROVE_DATA_DIR: dataDir, TROVE_LOG_STDOUT: 'false' }))
   try {
@@ -154,7 +154,7 @@ async function benchUsersList(row) {
   const password = 'bench-admin-password'
   const server = await startServer({ TROVE_ADMIN_PASSWORD: password })
   try {
-    const { loadConfig } = await import(`${dist}config.js`)
+    const { loadConfig } = await import(`${dist}core/config.js`)
     const { openDb } = await import(`${dist}core/db.js`)
     const db = await openDb(loadConfig({ TROVE_DATA_DIR: server.dataDir, TROVE_LOG_STDOUT: 'false' }))
     await populate(db.kysely)

@@ -146,8 +146,8 @@ async function gunzipOnly(layers, chunkSize) {
 
 /** @param {import('./stats.mjs').Row} row */
 export async function benchImageScan(row) {
-  const { analyzeImage } = await import(`${dist}modules/scanner/image/analyzeImage.js`)
-  const { GUNZIP_CHUNK } = await import(`${dist}modules/scanner/image/readLayer.js`)
+  const { analyzeImage } = await import(`${dist}services/scanner/image/analyzeImage.js`)
+  const { GUNZIP_CHUNK } = await import(`${dist}services/scanner/image/readLayer.js`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-image-'))
   try {
     await generate(dir)

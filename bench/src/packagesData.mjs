@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 
 const serverRequire = createRequire(new URL('../../apps/server/package.json', import.meta.url))
 const { semverKey, isSemverRelease } = await import(
-  new URL('../../apps/server/dist/src/modules/packages/semverKey.js', import.meta.url).href
+  new URL('../../apps/server/dist/src/storage/semverKey.js', import.meta.url).href
 )
 
 export const PACKAGES = 100_000

@@ -18,7 +18,7 @@ import { percentile } from './stats.mjs'
 
 const serverRequire = createRequire(new URL('../../apps/server/package.json', import.meta.url))
 const tar = serverRequire('tar-stream')
-const { semverKey } = await import(new URL('../../apps/server/dist/src/modules/packages/semverKey.js', import.meta.url).href)
+const { semverKey } = await import(new URL('../../apps/server/dist/src/storage/semverKey.js', import.meta.url).href)
 
 const SMALL = process.env.BENCH_SCANNER_SMALL === '1'
 const ADVISORIES = SMALL ? 20_000 : 200_000

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { isSemverRelease, semverKey } from '../src/modules/packages/semverKey.js'
+import { isSemverRelease, semverKey } from '../src/storage/semverKey.js'
 import { autoId, isSqlite } from './portable.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema of their own time

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 
-/** The run's status as `runStatus` (modules/packages/buildInfoDoc.ts) read it when this migration was written. */
+/** The run's status as `runStatus` (services/builds/buildInfoDoc.ts) read it when this migration was written. */
 function statusOf(text: string): string | null {
   let info: { statuses?: unknown; status?: unknown }
   try {

@@ -4,7 +4,7 @@ import { isSqlite } from './portable.js'
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema of their own time
 export async function up(db: Kysely<any>): Promise<void> {
   // The tree browser walks a folder's children by seeking through (repo_key, path) in byte order
-  // (modules/artifacts/tree.ts): PostgreSQL compares paths in the "C" collation, as SQLite's BINARY.
+  // (storage/tree.ts): PostgreSQL compares paths in the "C" collation, as SQLite's BINARY.
   if (!isSqlite(db)) await sql`ALTER TABLE files ALTER COLUMN path TYPE varchar(2048) COLLATE "C"`.execute(db)
   // File search by checksum (/api/search/checksum; sha1 has its index since 0076) and by property (/api/search/prop).
   await db.schema.createIndex('files_md5').on('files').column('md5').execute()

@@ -3,7 +3,7 @@ import { autoId } from './portable.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema of their own time
 export async function up(db: Kysely<any>): Promise<void> {
-  // The advisory database, in OSV's terms (modules/scanner/types.ts). An import replaces a record
+  // The advisory database, in OSV's terms (services/scanner/types.ts). An import replaces a record
   // whose id it carries, in one transaction.
   await db.schema
     .createTable('advisories')

@@ -4,7 +4,7 @@ import { autoId } from './portable.js'
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema of their own time
 export async function up(db: Kysely<any>): Promise<void> {
   // What the scanner's findings mean for the organisation: a policy's rules and actions, applied
-  // by watches to repositories (modules/scanner/policies.ts).
+  // by watches to repositories (services/scanner/policies.ts).
   await db.schema
     .createTable('scan_policies')
     .addColumn('id', 'integer', autoId(db))

@@ -3,7 +3,7 @@ import { autoId } from './portable.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema of their own time
 export async function up(db: Kysely<any>): Promise<void> {
-  // Release bundles (modules/distribution): made here (origin `source`) or received from another
+  // Release bundles (services/distribution): made here (origin `source`) or received from another
   // node (origin `target`). A signed bundle keeps its canonical manifest and signature.
   await db.schema
     .createTable('release_bundles')

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 export async function up(db: Kysely<any>): Promise<void> {
   // The cluster's one row (singleton = 1): its id, part of every service id, and a check value of
   // the master key its secrets are sealed with, so that a node with another key refuses to start.
-  // Nodes need share nothing but the database and the key (modules/operations/cluster.ts).
+  // Nodes need share nothing but the database and the key (core/cluster.ts).
   await db.schema
     .createTable('cluster_identity')
     .addColumn('singleton', 'integer', (c) => c.primaryKey())

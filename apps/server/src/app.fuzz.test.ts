@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo } from '../test/clients.js'
 import { FUZZ_TEST_TIMEOUT, fuzzParams } from '../test/fuzz.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../test/testApp.js'
-import { QUERY_LIMITS } from './modules/packages/queryLimits.js'
+import { QUERY_LIMITS } from './services/packages/queryLimits.js'
 
 // Hostile requests through the whole app (routing, access rules, schemas, handlers): whatever
 // arrives, the answer is never a 500.

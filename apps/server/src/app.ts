@@ -15,9 +15,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { Logger } from 'pino'
-import type { Config } from './config.js'
 import { csrfBoundSessions, defaultAccess, enforceAccess, requireAccessRules, scopeCappedRoutes } from './core/access.js'
 import { BlobStore } from './core/blobStore.js'
+import { type ClusterIdentity, clusterIdentity, NODE_SIGNATURE_HEADER, verifyNodeCall } from './core/cluster.js'
+import type { Config } from './core/config.js'
 import type { AppContext, BuildInfo } from './core/context.js'
 import { armCrashPoints } from './core/crashPoints.js'
 import { type Db, openDb } from './core/db.js'
@@ -29,50 +30,45 @@ import { S3Objects } from './core/s3Objects.js'
 import { SecretBox } from './core/secretBox.js'
 import { asPage, htmlIsPage, onlyFilesOn, securityHeaders } from './core/securityHeaders.js'
 import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
-import { formats } from './formats/index.js'
-import { repositoryPathRoutes } from './formats/paths.js'
-import type { FormatContext } from './formats/types.js'
-import { PermissionAuthorizer } from './modules/access/authorizer.js'
-import { accessAdminRoutes, accessSelfRoutes } from './modules/access/routes.js'
-import { artifactConsoleRoutes, artifactRestRoutes, nativeListingRoutes } from './modules/artifacts/routes.js'
-import { ArtifactTreeService } from './modules/artifacts/service.js'
-import { accountAdminRoutes, accountRoutes } from './modules/auth/accountRoutes.js'
-import { signInLockRoutes } from './modules/auth/lockRoutes.js'
-import { mfaRoutes } from './modules/auth/mfaRoutes.js'
-import { passwordAdminRoutes, passwordRoutes } from './modules/auth/passwordRoutes.js'
-import { CallerCache, principalResolver } from './modules/auth/principal.js'
-import { authRoutes } from './modules/auth/routes.js'
-import { cliLoginRoutes } from './modules/cliLogin/routes.js'
-import { consoleIndex, consoleRoutes, isConsolePath } from './modules/console/routes.js'
-import { contactAdminRoutes, contactRoutes } from './modules/contact/routes.js'
-import { registerDistribution } from './modules/distribution/index.js'
-import { accountPortalRoutes } from './modules/instance/accountPortal.js'
-import { instanceAdminRoutes } from './modules/instance/adminRoutes.js'
-import { enforceReadOnly } from './modules/instance/readOnly.js'
-import { startupRoutes } from './modules/instance/routes.js'
-import { integrationRoutes, vcsIntegrationRoutes } from './modules/integrations/routes.js'
-import { GitIntegrationService } from './modules/integrations/service.js'
-import { onboardingRoutes } from './modules/onboarding/routes.js'
-import { type ClusterIdentity, clusterIdentity, NODE_SIGNATURE_HEADER, verifyNodeCall } from './modules/operations/cluster.js'
-import { doctorRoutes } from './modules/operations/doctorRoutes.js'
-import { operationsRoutes } from './modules/operations/routes.js'
-import { Operations } from './modules/operations/service.js'
-import { packagesChanged, packagesChangedBy } from './modules/packages/cache.js'
-import { packagesRoutes } from './modules/packages/routes.js'
-import { ArtifactService } from './modules/repositories/artifacts.js'
-import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './modules/repositories/routes.js'
-import { RepositoryService } from './modules/repositories/service.js'
-import { buildScanRoutes } from './modules/scanner/buildScan.js'
-import { PolicyService } from './modules/scanner/policies.js'
-import { scannerRoutes } from './modules/scanner/routes.js'
-import { ScannerService } from './modules/scanner/service.js'
-import { securityRoutes } from './modules/security/routes.js'
-import { ssoAdminRoutes } from './modules/sso/adminRoutes.js'
-import { ssoRoutes } from './modules/sso/routes.js'
-import { systemRoutes } from './modules/system/routes.js'
-import { tokenRoutes } from './modules/tokens/routes.js'
-import { ensureFirstAdmin, type FirstAdmin } from './modules/users/bootstrap.js'
-import { profileRoutes } from './modules/users/profileRoutes.js'
+import { type FormatContext, filesChangedHooks, formats, repositoryPathRoutes } from './formats/index.js'
+import {
+  accessAdminRoutes,
+  accessSelfRoutes,
+  accountAdminRoutes,
+  accountRoutes,
+  authRoutes,
+  CallerCache,
+  cliLoginRoutes,
+  ensureFirstAdmin,
+  type FirstAdmin,
+  mfaRoutes,
+  PermissionAuthorizer,
+  passwordAdminRoutes,
+  passwordRoutes,
+  principalResolver,
+  profileRoutes,
+  securityRoutes,
+  signInLockRoutes,
+  ssoAdminRoutes,
+  ssoRoutes,
+  tokenRoutes,
+} from './identity/index.js'
+import { artifactConsoleRoutes, artifactRestRoutes, nativeListingRoutes } from './services/artifacts/index.js'
+import { consoleIndex, consoleRoutes, isConsolePath } from './services/console/index.js'
+import { contactAdminRoutes, contactRoutes } from './services/contact/index.js'
+import { registerDistribution } from './services/distribution/index.js'
+import { accountPortalRoutes, enforceReadOnly, instanceAdminRoutes, startupRoutes } from './services/instance/index.js'
+import { GitIntegrationService, integrationRoutes, vcsIntegrationRoutes } from './services/integrations/index.js'
+import { onboardingRoutes } from './services/onboarding/index.js'
+import { doctorRoutes, Operations, operationsRoutes } from './services/operations/index.js'
+import { packagesRoutes } from './services/packages/index.js'
+import { buildScanRoutes, npmBulkAdvisories, PolicyService, ScannerService, scannerRoutes } from './services/scanner/index.js'
+import { systemRoutes } from './services/system/index.js'
+import { packagesChanged, packagesChangedBy } from './storage/answerCache.js'
+import { ArtifactService } from './storage/artifacts.js'
+import { quickSetupRoutes, repositoryAdminRoutes, repositoryRoutes } from './storage/routes.js'
+import { RepositoryService } from './storage/service.js'
+import { ArtifactTreeService } from './storage/treeService.js'
 
 /** The service id of this process in log file names and, later, in the node registry. */
 export const SERVICE_ID = 'trove'
@@ -355,6 +351,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     repos,
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
+    advisories: { npmBulk: (request, linkOf) => npmBulkAdvisories(db.kysely, request, linkOf) },
   }
   fctx.artifacts.downloadHost = downloadHost
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })
@@ -368,7 +365,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await protocols.register(repositoryPathRoutes(fctx, formats))
   })
   await app.register(packagesRoutes(fctx))
-  const tree = new ArtifactTreeService(fctx, formats)
+  const tree = new ArtifactTreeService(fctx, filesChangedHooks(fctx))
   await app.register(artifactConsoleRoutes(fctx, tree), { prefix: '/ui/api/v1/ui/artifacts' })
   for (const prefix of ['/api', '/artifactory/api']) await app.register(artifactRestRoutes(fctx, tree), { prefix })
   await app.register(nativeListingRoutes(fctx, tree))

@@ -1,10 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Config } from './config.js'
+import type { Config } from './core/config.js'
 import { openDb } from './core/db.js'
 import { S3Objects } from './core/s3Objects.js'
-import { BackupError, backup, restore } from './modules/operations/backup.js'
-import { checkIntegrity, formatIntegrityReport } from './modules/operations/doctor.js'
+import { BackupError, backup, checkIntegrity, formatIntegrityReport, restore } from './services/operations/index.js'
 
 /** Maintenance commands of the server (`node main.js <command>`), reading the same TROVE_* config. */
 export const USAGE = `Usage: node apps/server/dist/src/main.js [command]

@@ -65,7 +65,7 @@ function instructions(text: string): Instruction[] {
     })
 }
 
-/** The settings the server reads: the names in config.ts's schema. */
+/** The settings the server reads: the names in core/config.ts's schema. */
 const SETTINGS = new Set([...read('apps/server/src/config.ts').matchAll(/^\s+(TROVE_[A-Z0-9_]+):/gm)].map((m) => m[1]))
 
 describe('Containerfile', () => {
@@ -328,7 +328,7 @@ describe('haproxy and systemd', () => {
     const cfg = path.join(ROOT, 'deploy/haproxy/haproxy.cfg')
     expect(execFileSync('haproxy', ['-c', '-f', cfg], { encoding: 'utf8' })).toContain('Configuration file is valid')
     expect(fs.readFileSync(cfg, 'utf8')).toMatch(/option httpchk GET \/api\/system\/ping/)
-    // As the generator writes it (modules/instance/haproxyConfig.ts).
+    // As the generator writes it (services/instance/haproxyConfig.ts).
     expect(fs.readFileSync(cfg, 'utf8')).toMatch(/^ {4}balance leastconn$/m)
   })
 

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster'
 import type { buildApp } from './app.js'
-import { type Config, ConfigError, loadConfig } from './config.js'
+import { type Config, ConfigError, loadConfig } from './core/config.js'
 import { type EarlyStop, hearStopWhileStarting, runPrimary } from './core/workers.js'
 
 /** Reads the config, builds the app, listens, and shuts down cleanly on SIGTERM/SIGINT. */

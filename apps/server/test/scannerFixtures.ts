@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import archiver from 'archiver'
-import type { ImageLayer } from '../src/modules/scanner/image/analyzeImage.js'
+import type { ImageLayer } from '../src/services/scanner/image/analyzeImage.js'
 
 function runOrThrow(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): void {
   const result = spawnSync(command, args, { cwd, env: env ?? process.env })

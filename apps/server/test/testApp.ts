@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import { type App, type BuildOptions, buildApp } from '../src/app.js'
-import { type Config, loadConfig } from '../src/config.js'
+import { type Config, loadConfig } from '../src/core/config.js'
 
 export const ADMIN_PASSWORD = 'correct-horse-battery'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp, signIn } from '../../test/testApp.js'
-import { insertUser } from '../modules/users/repo.js'
+import { insertUser } from '../identity/users/repo.js'
 import { hashPassword } from './passwords.js'
 
 describe('access rules', () => {

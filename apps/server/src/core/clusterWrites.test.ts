@@ -5,8 +5,8 @@ import { accessToken, createRepo, listen, npmPublishBody } from '../../test/clie
 import { uploadSdist } from '../../test/pypi.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
 import { type App, buildApp } from '../app.js'
-import { loadConfig } from '../config.js'
 import { ClusterWrites } from './clusterWrites.js'
+import { loadConfig } from './config.js'
 import { type ChangedTables, WriteWatch } from './dbWrites.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Config, S3Settings } from '../config.js'
+import type { Config, S3Settings } from './config.js'
 
 /**
  * The configuration as it may be shown (support bundles, the admin's diagnostics): an allow-list.

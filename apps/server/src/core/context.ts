@@ -1,6 +1,6 @@
-import type { Config } from '../config.js'
-import type { ClusterIdentity } from '../modules/operations/cluster.js'
 import type { PrincipalResolver } from './access.js'
+import type { ClusterIdentity } from './cluster.js'
+import type { Config } from './config.js'
 import type { Db } from './db.js'
 import type { Authorizer } from './permissions.js'
 import type { SecretBox } from './secretBox.js'

@@ -30,7 +30,7 @@ const ALL: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage']
 /**
  * A fixed rule for tools that run without the database's permission targets: administrators may
  * do anything, signed-in users may read, annotate and deploy, anonymous callers nothing. The
- * server itself uses the permission-target authorizer (modules/access/authorizer.ts).
+ * server itself uses the permission-target authorizer (identity/access/authorizer.ts).
  */
 export const baselineAuthorizer: Authorizer = {
   async canOnRepo(principal, action) {

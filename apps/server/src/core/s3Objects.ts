@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import { ConfigError, type S3Settings } from '../config.js'
+import { ConfigError, type S3Settings } from './config.js'
 import { BlobStoreUnavailable } from './errors.js'
 
 /** Multipart parts: 16 MB (a 1 GB upload is 64 parts; S3 allows 10,000), 4 in flight. */

@@ -406,7 +406,7 @@ export interface PackageVersionsTable {
   created_by: string | null
   created_at: number
   modified_at: number
-  /** byte order = semver order (modules/packages/semverKey.ts) */
+  /** byte order = semver order (storage/semverKey.ts) */
   semver_key: Generated<string>
   /** 1 for a semver release (x.y.z) */
   release: Generated<number>
@@ -553,7 +553,7 @@ export interface GitScanRepositoriesTable {
   scanned_commit: string | null
 }
 
-/** An OSV advisory (modules/scanner/types.ts#Advisory). */
+/** An OSV advisory (services/scanner/types.ts#Advisory). */
 export interface AdvisoriesTable {
   id: string
   modified: string
@@ -637,7 +637,7 @@ export interface ScanPoliciesTable {
   id: Generated<number>
   name: string
   description: string
-  /** JSON (modules/scanner/policies.ts#PolicyRules) */
+  /** JSON (services/scanner/policies.ts#PolicyRules) */
   rules: string
   created_at: number
   updated_at: number
@@ -646,7 +646,7 @@ export interface ScanPoliciesTable {
 export interface ScanWatchesTable {
   id: Generated<number>
   name: string
-  /** JSON (modules/scanner/policies.ts#WatchResources) */
+  /** JSON (services/scanner/policies.ts#WatchResources) */
   resources: string
   created_at: number
   updated_at: number
@@ -776,7 +776,7 @@ export interface DebianFilesTable {
   control: string
 }
 
-/** The cluster's one row: its id and the check value of the master key (modules/operations/cluster.ts). */
+/** The cluster's one row: its id and the check value of the master key (core/cluster.ts). */
 export interface ClusterIdentityTable {
   singleton: number
   id: string

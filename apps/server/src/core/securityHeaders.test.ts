@@ -2,7 +2,7 @@ import { CSRF_COOKIE, SESSION_COOKIE } from '@trove/contracts/http'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_PASSWORD, createTestApp, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
-import { tokenFor } from '../modules/access/testUsers.js'
+import { tokenFor } from '../identity/access/testUsers.js'
 import { SECURITY_HEADERS } from './securityHeaders.js'
 import { pageCsp } from './servedContent.js'
 

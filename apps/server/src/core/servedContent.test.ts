@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRepo, grantRepos } from '../../test/clients.js'
 import { createTestApp, type Session, signIn, type TestApp } from '../../test/testApp.js'
-import { ADMIN_API } from '../modules/access/testUsers.js'
+import { ADMIN_API } from '../identity/access/testUsers.js'
 import { FILE_CSP } from './servedContent.js'
 
 /**

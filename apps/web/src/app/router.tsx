@@ -1,13 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  lazyRouteComponent,
-  Navigate,
-  redirect,
-} from '@tanstack/react-router'
-import type { UserData } from '@trove/contracts/auth'
+import { createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router'
 import { getInvitation } from '../features/auth/api/accounts'
 import { currentUserQuery } from '../features/auth/api/currentUser'
 import { logout } from '../features/auth/api/logout'
@@ -30,11 +22,12 @@ import {
 import { loadChunk } from './chunks'
 import { saveCliLogin, storedCliLogin } from './cliLogin'
 import { cliGuard, cliRegistrationGuard, hashRedirect, internalErrorGuard, invitationGuard, sessionGuard } from './guards'
+import { appLayout, currentUser, rootRoute } from './layouts'
 import { previousPath, rememberPath } from './navigation'
 import { resolvePostLoginPath, savePostLoginPath, takePostLoginPath } from './postLoginPath'
-import { RootLayout } from './RootLayout'
 import { RouteError } from './RouteError'
 import { follow, screen } from './routeHelpers'
+import type { RouterContext } from './routerContext'
 import { accessRoutes } from './routes/access'
 import { contactRoutes } from './routes/contact'
 import { gitIntegrationRoutes } from './routes/gitIntegrations'
@@ -47,9 +40,7 @@ import { securitySearchRoutes } from './routes/securitySearch'
 import { shellRoutes } from './routes/shell'
 import { ssoRoutes } from './routes/sso'
 
-export interface RouterContext {
-  queryClient: QueryClient
-}
+export type { RouterContext }
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
@@ -88,16 +79,6 @@ async function loginEntry(search: LoginSearch, queryClient: QueryClient): Promis
   queryClient.clear()
   await leaveFor(target)
 }
-
-async function currentUser(queryClient: QueryClient): Promise<UserData> {
-  return queryClient.ensureQueryData(currentUserQuery())
-}
-
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: RootLayout,
-  errorComponent: RouteError,
-  notFoundComponent: () => <Navigate to="/404" replace />,
-})
 
 // Pages anyone may see, without the application frame.
 const publicLayout = createRoute({
@@ -290,27 +271,6 @@ const publicScreens = [
     component: screen('cli-verify', () => import('./screens/CliScreens'), 'CliVerifyScreen'),
   }),
 ]
-
-// Everything else lives in the application frame and needs a session (or anonymous access).
-const appLayout = createRoute({
-  getParentRoute: () => rootRoute,
-  id: '_app',
-  beforeLoad: async ({ context, location }) => {
-    const user = await currentUser(context.queryClient)
-    const rt = await import('./shellRuntime')
-    // Shell §4.5: the start-up runs once; its failures are silent.
-    await rt.startApplication(context.queryClient)
-    const ctx = rt.contextFromCache(context.queryClient)
-    const result = sessionGuard({ public: false, login: false }, user, ctx)
-    // Remember where the user was going, to open it after sign-in.
-    if (result.kind === 'redirect' && result.to === '/login') savePostLoginPath(location.href)
-    await follow(result, context.queryClient)
-    await follow(rt.licenseGuard(location.pathname.replace(/^\/ui/, ''), ctx), context.queryClient)
-  },
-  component: lazyRouteComponent(() => loadChunk('app-shell', () => import('./AppShell')), 'AppShell'),
-})
-
-export type AppLayoutRoute = typeof appLayout
 
 const landing = async ({ context, location }: { context: RouterContext; location: { hash: string } }) => {
   // Shell §2.4: old links carrying a hash.

@@ -1,5 +1,5 @@
 import { HttpError } from '../../core/errors.js'
-import { readTarGz } from '../archive.js'
+import { readTarGz } from '../kit/archive.js'
 
 /**
  * Cargo's rules and documents: crate names and versions, the publish request's body, the `.crate`

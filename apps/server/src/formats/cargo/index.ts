@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, storageFullAsHttp } from '../../core/errors.js'
-import { TOKEN_PATTERN } from '../../modules/tokens/repo.js'
-import { IndexAnswers } from '../answers.js'
-import { authorize, deployTarget, sendListingOr404 } from '../files.js'
-import { rawBodies, readBody, repositoryOf } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import { TOKEN_PATTERN } from '../../identity/index.js'
+import { IndexAnswers } from '../kit/answers.js'
+import { authorize, deployTarget, sendListingOr404 } from '../kit/files.js'
+import { rawBodies, readBody, repositoryOf } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { checkCrate, indexPath, parsePublishBody } from './crate.js'
 import { CargoRepository } from './repository.js'
 
@@ -160,4 +160,4 @@ const cargoPaths =
     return fctx.artifacts.sendFile(request, reply, file, { count: path.endsWith('.crate') })
   }
 
-export const cargoFormat: Format = { type: TYPE, routes: cargoRoutes, paths: cargoPaths }
+export const cargoFormat: Format = { type: TYPE, routes: cargoRoutes, paths: cargoPaths, ecosystem: 'crates.io' }

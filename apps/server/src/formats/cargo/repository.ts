@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
-import { packagesChanged } from '../../modules/packages/cache.js'
-import type { FileRow } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import type { FormatContext } from '../types.js'
-import { rememberUpstream, upstreamDocument, upstreamHeaders } from '../upstream.js'
-import { RefusedUpstream, upstreamFetch } from '../upstreamFetch.js'
+import { packagesChanged } from '../../storage/answerCache.js'
+import type { FileRow } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
+import type { FormatContext } from '../kit/types.js'
+import { rememberUpstream, upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
+import { RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   type CrateFacts,
   canonicalName,

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/errors.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { deployTarget, sendListingOr404 } from '../files.js'
-import { authorize, challenge, rawBodies, repositoryOf } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import type { Repository } from '../../storage/service.js'
+import { deployTarget, sendListingOr404 } from '../kit/files.js'
+import { authorize, challenge, rawBodies, repositoryOf } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { isDevVersion } from './package.js'
 import { ComposerRepository, p2Entry, TYPE } from './repository.js'
 
@@ -135,4 +135,4 @@ const composerPaths = (fctx: FormatContext): PathHandler => {
   }
 }
 
-export const composerFormat: Format = { type: TYPE, routes: composerRoutes, paths: composerPaths }
+export const composerFormat: Format = { type: TYPE, routes: composerRoutes, paths: composerPaths, ecosystem: 'Packagist' }

@@ -1,5 +1,5 @@
 import { HttpError } from '../../core/errors.js'
-import { readZip } from '../archive.js'
+import { readZip } from '../kit/archive.js'
 
 /**
  * A Composer package archive: a zip holding `composer.json` at its root, or under one top folder
@@ -50,7 +50,7 @@ export function linksOf(manifest: Record<string, unknown>, key: 'require' | 'req
 }
 
 /**
- * Reads and checks a package zip (safely: the archive checks of formats/archive.ts apply). The
+ * Reads and checks a package zip (safely: the archive checks of formats/kit/archive.ts apply). The
  * version is composer.json's `version`; without one, `queryVersion` (the upload's `?version=`);
  * both given and different is refused.
  */

@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 import { Decompress as ZstdDecompress } from 'fzstd'
 import { HttpError } from '../../core/errors.js'
 import { xzDecompressed } from '../../core/xz.js'
-import { readTar } from '../archive.js'
+import { readTar } from '../kit/archive.js'
 import {
   ARCHITECTURE,
   field,

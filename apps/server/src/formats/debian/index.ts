@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync } from 'fastify'
 import { HttpError } from '../../core/errors.js'
-import { declaredChecksums, deployTarget, matrixParams, sendListingOr404 } from '../files.js'
-import { authorize } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import { declaredChecksums, deployTarget, matrixParams, sendListingOr404 } from '../kit/files.js'
+import { authorize } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { DebianRepository, isIndexPath } from './repository.js'
 import { OpenPgpKeys } from './signing.js'
 
@@ -95,6 +95,7 @@ const debianPaths = (fctx: FormatContext): PathHandler => {
 }
 
 export const debianFormat: Format = {
+  ecosystem: 'Debian',
   type: TYPE,
   routes: debianRoutes,
   paths: debianPaths,

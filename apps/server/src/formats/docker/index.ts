@@ -5,26 +5,24 @@ import type { Principal } from '../../core/access.js'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { type HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
-import type { FileRow } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { bodyLength, deployTarget } from '../files.js'
-import { rawBodies, readBody } from '../http.js'
-import type { Format, FormatContext } from '../types.js'
+import type { FileRow } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
+import { bodyLength, deployTarget } from '../kit/files.js'
+import { rawBodies, readBody } from '../kit/http.js'
+import type { Format, FormatContext } from '../kit/types.js'
 import { BucketUploads } from './bucketUploads.js'
 import { OciError, sendOciError } from './errors.js'
+import { dockerLayers } from './layers.js'
+import { blobPath, manifestPath, tagPath } from './layout.js'
 import { configSummary, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
 import { REGISTRY_TOKEN_TTL_S, RegistryTokens } from './tokens.js'
 import { type HeldUpload, type UploadStore, Uploads } from './uploads.js'
 import { fetchBlob, fetchManifest } from './upstream.js'
+import { imageVersionFiles } from './versionFiles.js'
 
 const TYPE = 'docker'
 const MANIFEST_LIMIT = 4 * 1024 * 1024
 const SERVICE = 'trove'
-
-/** Where a repository keeps an image's pieces in the files table (`@` never occurs in names or tags). */
-export const blobPath = (image: string, hex: string) => `${image}/@blobs/sha256__${hex}`
-export const manifestPath = (image: string, hex: string) => `${image}/@manifests/sha256__${hex}`
-export const tagPath = (image: string, tag: string, file: string) => `${image}/${tag}/${file}`
 
 /** What a tag's version row keeps in `metadata`: the manifest it points at and the layers view's data. */
 export interface TagMetadata {
@@ -695,5 +693,5 @@ const dockerRoutes =
     }
   }
 
-export const dockerFormat: Format = { type: TYPE, routes: dockerRoutes }
+export const dockerFormat: Format = { type: TYPE, routes: dockerRoutes, versionFiles: imageVersionFiles, layers: dockerLayers }
 export { MANIFEST_TYPES }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
 import type { Database } from '../../core/schema.js'
-import { CALLER_CACHE_MS } from '../../modules/auth/principal.js'
+import { CALLER_CACHE_MS } from '../../identity/index.js'
 
 /** Registry bearer tokens live this long; clients fetch a new one when it runs out. */
 export const REGISTRY_TOKEN_TTL_S = 300

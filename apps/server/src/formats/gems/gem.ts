@@ -1,7 +1,7 @@
 import zlib from 'node:zlib'
 import YAML from 'yaml'
 import { HttpError } from '../../core/errors.js'
-import { readTarGz } from '../archive.js'
+import { readTarGz } from '../kit/archive.js'
 import { marshal, RubyHash, RubyObject, RubyUserDump, RubyUserMarshal, type RubyValue, sym } from './marshal.js'
 
 /**
@@ -61,7 +61,7 @@ function requirement(v: unknown): Requirement {
 /** A version's prerelease flag, as RubyGems decides it: any letter in it. */
 export const isPrerelease = (version: string) => /[a-zA-Z]/.test(version)
 
-/** Reads and checks a `.gem` (safely: the archive checks of formats/archive.ts apply). */
+/** Reads and checks a `.gem` (safely: the archive checks of formats/kit/archive.ts apply). */
 export async function readGem(data: Buffer | string, maxExpandedBytes: number): Promise<GemSpec> {
   let entries: Map<string, Buffer>
   try {

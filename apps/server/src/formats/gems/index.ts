@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, serverFaultAsHttp } from '../../core/errors.js'
-import { deployTarget, sendListingOr404 } from '../files.js'
-import { authorize, rawBodies, readBody, repositoryOf } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import { deployTarget, sendListingOr404 } from '../kit/files.js'
+import { authorize, rawBodies, readBody, repositoryOf } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { isPrerelease, specsIndex } from './gem.js'
 import { GemsRepository, TYPE, versionsFile } from './repository.js'
 
@@ -174,4 +174,4 @@ const gemsPaths = (fctx: FormatContext): PathHandler => {
   }
 }
 
-export const gemsFormat: Format = { type: TYPE, routes: gemsRoutes, paths: gemsPaths }
+export const gemsFormat: Format = { type: TYPE, routes: gemsRoutes, paths: gemsPaths, ecosystem: 'RubyGems' }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run, writeFiles } from '../../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { zipOf } from '../../../test/zip.js'
-import { readZip } from '../archive.js'
+import { readZip } from '../kit/archive.js'
 import {
   compareGoVersions,
   describeReadme,

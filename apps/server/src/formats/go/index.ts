@@ -1,6 +1,6 @@
 import { HttpError } from '../../core/errors.js'
-import { authorize, sendListingOr404 } from '../files.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import { authorize, sendListingOr404 } from '../kit/files.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { GoRepository } from './repository.js'
 import { goRoutes } from './routes.js'
 
@@ -21,6 +21,7 @@ const goPaths =
   }
 
 export const goFormat: Format = {
+  ecosystem: 'Go',
   type: 'go',
   routes: goRoutes,
   paths: goPaths,

@@ -3,7 +3,7 @@
  * of `module.CheckPath` and `module.Check`, the case escaping of proxy URLs (`!x` for `X`), and
  * what Trove reads from a module: go.mod's requirements, the README, the licence.
  */
-import { toSpdx } from '../../modules/scanner/licenses.js'
+import { toSpdx } from '../../core/licenses.js'
 
 /** Windows' reserved file names: Go refuses them as path elements (before any dot). */
 const WINDOWS_RESERVED = new Set([

@@ -1,11 +1,11 @@
 import type { BlobInfo } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
-import type { Dependency, FileRow, NewFile } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { readZip } from '../archive.js'
-import { resolveFile } from '../files.js'
-import type { FormatContext } from '../types.js'
-import { upstreamDocument } from '../upstream.js'
+import type { Dependency, FileRow, NewFile } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
+import { readZip } from '../kit/archive.js'
+import { resolveFile } from '../kit/files.js'
+import type { FormatContext } from '../kit/types.js'
+import { upstreamDocument } from '../kit/upstream.js'
 import {
   compareGoVersions,
   describeReadme,

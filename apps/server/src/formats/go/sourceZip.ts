@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream'
 import archiver from 'archiver'
 import { HttpError } from '../../core/errors.js'
-import { readZip } from '../archive.js'
+import { readZip } from '../kit/archive.js'
 
 /** Go's limit on a module zip's expanded size (golang.org/x/mod/zip). */
 const MAX_MODULE_BYTES = 500 * 1024 * 1024

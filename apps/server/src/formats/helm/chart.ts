@@ -1,7 +1,7 @@
 import semver from 'semver'
 import YAML from 'yaml'
 import { HttpError } from '../../core/errors.js'
-import { readTarGz } from '../archive.js'
+import { readTarGz } from '../kit/archive.js'
 
 /**
  * A chart archive as `helm package` makes it: a gzipped tar whose entries all sit under one folder
@@ -44,7 +44,7 @@ const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined)
 
-/** Reads and checks a chart archive (safely: the archive checks of formats/archive.ts apply). */
+/** Reads and checks a chart archive (safely: the archive checks of formats/kit/archive.ts apply). */
 export async function readChart(data: Buffer | string, maxExpandedBytes: number): Promise<ReadChart> {
   let entries: Map<string, Buffer>
   // Every entry's top folder: a chart's archive holds one, named after the chart.

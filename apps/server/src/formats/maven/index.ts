@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { HttpError } from '../../core/errors.js'
-import type { FileRow, NewFile } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
+import type { FileRow, NewFile } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
 import {
   authorize,
   authorizeOverwrite,
@@ -12,9 +12,9 @@ import {
   mimeOf,
   resolveFile,
   sendListingOr404,
-} from '../files.js'
-import { readBody } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+} from '../kit/files.js'
+import { readBody } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import {
   artifactMetadata,
   checksumOf,
@@ -233,6 +233,7 @@ class MavenRepository {
 }
 
 export const mavenFormat: Format = {
+  ecosystem: 'Maven',
   type: 'maven',
   paths: (fctx) => new MavenRepository(fctx).handler(),
   filesChanged: (fctx) => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accessToken, createRepo, grantRepos, listen, run, writeFiles } from '../../../test/clients.js'
 import { createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 import { hashPassword } from '../../core/passwords.js'
-import { insertUser } from '../../modules/users/repo.js'
+import { insertUser } from '../../identity/users/repo.js'
 import { readPom } from './metadata.js'
 
 const sha1 = (data: string | Buffer) => crypto.createHash('sha1').update(data).digest('hex')

@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { Dependency } from '../../modules/repositories/artifacts.js'
+import type { Dependency } from '../../storage/artifacts.js'
 
 /** Coordinates read from a repository path `g/r/o/u/p/artifactId/version/file`. */
 export interface MavenPath {

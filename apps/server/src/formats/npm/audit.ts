@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import semver from 'semver'
 import { HttpError } from '../../core/errors.js'
-import { type NpmBulkAdvisory, npmBulkAdvisories } from '../../modules/scanner/queries.js'
-import type { FormatContext } from '../types.js'
+import type { FormatContext, NpmBulkAdvisory } from '../kit/types.js'
 
 /** At most this many package names in one audit request (a large monorepo has a few thousand). */
 const MAX_NAMES = 20_000
@@ -32,7 +31,7 @@ export async function bulkAudit(
       throw new HttpError(400, `${name}: expected an array of version strings`)
     asked[name] = versions as string[]
   }
-  return npmBulkAdvisories(fctx.db.kysely, asked, linkOf(fctx, request))
+  return fctx.advisories.npmBulk(asked, linkOf(fctx, request))
 }
 
 interface QuickDependency {
@@ -69,7 +68,7 @@ export async function quickAudit(fctx: FormatContext, request: FastifyRequest, b
   }
   walk(tree.dependencies, '', 0)
   const asked = Object.fromEntries([...paths].map(([name, versions]) => [name, [...versions.keys()]]))
-  const found = await npmBulkAdvisories(fctx.db.kysely, asked, linkOf(fctx, request))
+  const found = await fctx.advisories.npmBulk(asked, linkOf(fctx, request))
   const advisories: Record<string, unknown> = {}
   const vulnerabilities = { info: 0, low: 0, moderate: 0, high: 0, critical: 0 }
   for (const [name, list] of Object.entries(found)) {

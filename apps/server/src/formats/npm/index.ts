@@ -1,4 +1,4 @@
-import type { Format } from '../types.js'
+import type { Format } from '../kit/types.js'
 import { npmRoutes } from './routes.js'
 
-export const npmFormat: Format = { type: 'npm', routes: npmRoutes }
+export const npmFormat: Format = { type: 'npm', routes: npmRoutes, ecosystem: 'npm' }

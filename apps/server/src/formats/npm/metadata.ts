@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import semver from 'semver'
 import { HttpError } from '../../core/errors.js'
-import type { Dependency } from '../../modules/repositories/artifacts.js'
+import type { Dependency } from '../../storage/artifacts.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: npm manifests are free-form JSON
 export type Manifest = Record<string, any>

@@ -5,13 +5,13 @@ import { changedFor } from '../../core/dbWrites.js'
 import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import { servesStale } from '../../core/staleWhileDown.js'
-import type { FileRow } from '../../modules/repositories/artifacts.js'
-import type { Tx } from '../../modules/repositories/repo.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { readTarGz } from '../archive.js'
-import type { FormatContext } from '../types.js'
-import { upstreamDocument, upstreamHeaders } from '../upstream.js'
-import { upstreamFetch } from '../upstreamFetch.js'
+import type { FileRow } from '../../storage/artifacts.js'
+import type { Tx } from '../../storage/repo.js'
+import type { Repository } from '../../storage/service.js'
+import { readTarGz } from '../kit/archive.js'
+import type { FormatContext } from '../kit/types.js'
+import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
+import { upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   declaredLicenses,
   dependenciesOf,
@@ -186,7 +186,7 @@ export class NpmRegistry {
     return `${repo.url}/${name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name)}`
   }
 
-  /** The upstream packument of a remote repository, cached as upstream documents are (formats/upstream.ts). */
+  /** The upstream packument of a remote repository, cached as upstream documents are (formats/kit/upstream.ts). */
   async remotePackument(repo: Repository, name: string): Promise<Manifest | undefined> {
     let parsed: Manifest | undefined
     const text = await upstreamDocument(this.fctx, repo, {

@@ -2,12 +2,12 @@ import { type Readable, Transform } from 'node:stream'
 import Busboy from 'busboy'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/errors.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { TOKEN_PATTERN } from '../../modules/tokens/repo.js'
-import { deployTarget, sendListingOr404 } from '../files.js'
-import { authorize, challenge, rawBodies, repositoryOf } from '../http.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
-import { compareVersions, parseVersion } from './nupkg.js'
+import { TOKEN_PATTERN } from '../../identity/index.js'
+import type { Repository } from '../../storage/service.js'
+import { deployTarget, sendListingOr404 } from '../kit/files.js'
+import { authorize, challenge, rawBodies, repositoryOf } from '../kit/http.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
+import { compareParsed, compareVersions, parseVersion } from './nupkg.js'
 import { type NuGetEntry, NuGetRepository, TYPE } from './repository.js'
 import { ATOM_TYPE, ENTRY_TYPE, entryDocument, feed, latestFlags, metadataDocument, serviceDocument, XML_TYPE } from './v2.js'
 import { isPrerelease, registrationIndex, registrationLeaf, searchResults, serviceIndex, versionList } from './v3.js'
@@ -276,6 +276,7 @@ const nugetPaths = (fctx: FormatContext): PathHandler => {
 }
 
 export const nugetFormat: Format = {
+  ecosystem: 'NuGet',
   type: TYPE,
   routes: nugetRoutes,
   paths: nugetPaths,
@@ -283,4 +284,6 @@ export const nugetFormat: Format = {
     const nuget = new NuGetRepository(fctx)
     return (repo, paths) => nuget.filesChanged(repo, paths)
   },
+  // NuGet's order: 1 to 4 numbers, SemVer 2 labels compared without case.
+  versions: { parse: parseVersion, compare: compareParsed, normalize: (v) => parseVersion(v)?.normalized },
 }

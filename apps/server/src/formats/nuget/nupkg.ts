@@ -1,11 +1,11 @@
 import { SaxesParser } from 'saxes'
 import { HttpError } from '../../core/errors.js'
-import { readZip } from '../archive.js'
+import { readZip } from '../kit/archive.js'
 
 /**
  * A NuGet package (`.nupkg`): a zip with one `.nuspec` at its root, whose metadata names the id,
  * version, description, licence and dependencies. Read with the archive checks of
- * formats/archive.ts; ids and versions are checked and normalised by NuGet's own rules.
+ * formats/kit/archive.ts; ids and versions are checked and normalised by NuGet's own rules.
  */
 
 /** NuGet's id rule (PackageIdValidator): word characters in runs joined by `.` or `-`, at most 100. */

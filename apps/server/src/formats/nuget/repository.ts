@@ -2,11 +2,11 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { Readable } from 'node:stream'
 import { HttpError } from '../../core/errors.js'
-import type { FileRow } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import type { FormatContext } from '../types.js'
-import { upstreamDocument, upstreamHeaders } from '../upstream.js'
-import { RefusedUpstream, upstreamFetch } from '../upstreamFetch.js'
+import type { FileRow } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
+import type { FormatContext } from '../kit/types.js'
+import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
+import { RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   compareVersions,
   type DependencyGroup,

@@ -1,6 +1,6 @@
 import { HttpError } from '../../core/errors.js'
-import { authorize, sendListingOr404 } from '../files.js'
-import type { Format, FormatContext, PathHandler } from '../types.js'
+import { authorize, sendListingOr404 } from '../kit/files.js'
+import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 import { PypiRepository } from './repository.js'
 import { pypiRoutes } from './routes.js'
 
@@ -18,4 +18,4 @@ const pypiPaths = (fctx: FormatContext): PathHandler => {
   }
 }
 
-export const pypiFormat: Format = { type: 'pypi', routes: pypiRoutes, paths: pypiPaths }
+export const pypiFormat: Format = { type: 'pypi', routes: pypiRoutes, paths: pypiPaths, ecosystem: 'PyPI' }

@@ -1,4 +1,4 @@
-import type { Dependency } from '../../modules/repositories/artifacts.js'
+import type { Dependency } from '../../storage/artifacts.js'
 
 /** PEP 503 normalization: lower case, runs of `-`, `_` and `.` become one `-`. */
 export function normalizeName(name: string): string {

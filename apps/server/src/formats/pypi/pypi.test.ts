@@ -15,7 +15,7 @@ import {
   type TestApp,
   tempDir,
 } from '../../../test/testApp.js'
-import { readZip } from '../archive.js'
+import { readZip } from '../kit/archive.js'
 import { normalizeName, parseFilename, parseRequirement } from './metadata.js'
 import { negotiate } from './simple.js'
 

@@ -2,12 +2,12 @@ import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Expected } from '../../core/blobStore.js'
 import { HttpError } from '../../core/errors.js'
-import type { FileRow, NewFile } from '../../modules/repositories/artifacts.js'
-import type { Repository } from '../../modules/repositories/service.js'
-import { readTarGz, readZip } from '../archive.js'
-import type { FormatContext } from '../types.js'
-import { upstreamDocument, upstreamHeaders } from '../upstream.js'
-import { upstreamFetch } from '../upstreamFetch.js'
+import type { FileRow, NewFile } from '../../storage/artifacts.js'
+import type { Repository } from '../../storage/service.js'
+import { readTarGz, readZip } from '../kit/archive.js'
+import type { FormatContext } from '../kit/types.js'
+import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
+import { upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   filetypeOf,
   normalizeName,
@@ -107,7 +107,7 @@ export class PypiRepository {
     return (repo.url ?? '').replace(/\/+$/, '').replace(/\/simple$/, '')
   }
 
-  /** A document of a remote's upstream index (`simple/` or a project's page), kept as JSON (formats/upstream.ts). */
+  /** A document of a remote's upstream index (`simple/` or a project's page), kept as JSON (formats/kit/upstream.ts). */
   private upstreamDocument(repo: Repository, path: string, accept: string): Promise<string | undefined> {
     return upstreamDocument(this.fctx, repo, {
       path,

@@ -1,16 +1,7 @@
 import { type AnyRoute, createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router'
 import { legacyBuildTarget } from '../../features/builds/buildRules'
 import { loadChunk } from '../chunks'
-
-/** Search params of the builds screens. */
-export interface BuildsSearch {
-  /** Shell §2.4: set when an old `#/builds/…` link was rewritten to this path. */
-  jenkinsRedirect?: boolean
-  /** The top bar's builds search (packages §2): fills the list's filter. */
-  query?: string
-  /** The run screen's tab (modules when absent). */
-  tab?: string
-}
+import type { BuildsSearch } from '../screens/BuildsScreens'
 
 const validateSearch = (search: Record<string, unknown>): BuildsSearch => ({
   jenkinsRedirect: search.jenkinsRedirect === true || search.jenkinsRedirect === 'true' ? true : undefined,

@@ -1,9 +1,11 @@
 import { createRoute, type lazyRouteComponent, redirect } from '@tanstack/react-router'
 import { ARTIFACTS_TREE_PATH } from '@trove/contracts/searchConstants'
 import { legacyBundlesPath } from '../guards'
+import type { AppLayoutRoute } from '../layouts'
 import { previousPath } from '../navigation'
 import { follow, screen } from '../routeHelpers'
-import type { AppLayoutRoute, RouterContext } from '../router'
+import type { RouterContext } from '../routerContext'
+import type { ReleaseBundlesSearch } from '../screens/ReleaseBundlesScreen'
 import { buildsRoutes } from './builds'
 
 type Screen = ReturnType<typeof lazyRouteComponent>
@@ -19,10 +21,6 @@ const testedOnly = async ({ context }: { context: RouterContext }) => {
   throw redirect({ to: previousPath() ?? '/', replace: true })
 }
 
-/** Search params of the release-bundles screen: the top bar's release-bundles search (packages §2). */
-export interface ReleaseBundlesSearch {
-  query?: string
-}
 const releaseBundlesSearch = (search: Record<string, unknown>): ReleaseBundlesSearch => ({
   query: typeof search.query === 'string' && search.query !== '' ? search.query : undefined,
 })

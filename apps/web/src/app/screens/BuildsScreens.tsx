@@ -3,7 +3,16 @@ import { useCallback } from 'react'
 import { BuildRunPage, RUN_TABS, type RunTab } from '../../features/builds/BuildRunPage'
 import { BuildRunsPage } from '../../features/builds/BuildRunsPage'
 import { BuildsPage } from '../../features/builds/BuildsPage'
-import type { BuildsSearch } from '../routes/builds'
+
+/** Search params of the builds screens. */
+export interface BuildsSearch {
+  /** Shell §2.4: set when an old `#/builds/…` link was rewritten to this path. */
+  jenkinsRedirect?: boolean
+  /** The top bar's builds search (packages §2): fills the list's filter. */
+  query?: string
+  /** The run screen's tab (modules when absent). */
+  tab?: string
+}
 
 /** /builds: the top bar's builds search arrives as ?query= and fills the filter (a new search refills it). */
 export function BuildsScreen() {

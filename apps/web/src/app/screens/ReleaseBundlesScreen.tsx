@@ -5,7 +5,6 @@ import { ReleaseBundlesPage } from '../../features/releaseBundles/ReleaseBundles
 import { type BundleTab, isBundleTab } from '../../features/releaseBundles/tabs'
 import { useRepositories } from '../../features/repositories/api/listRepositories'
 import { isAdmin } from '../../features/shell/model'
-import type { ReleaseBundlesSearch } from '../routes/shell'
 import { useShellContext } from '../shellContext'
 
 // The packages browser's readme renderer (markdown, sanitized), loaded when notes are first shown.
@@ -17,6 +16,11 @@ function ReleaseNotes({ text }: { text: string }) {
       <Readme text={text} />
     </Suspense>
   )
+}
+
+/** Search params of the release-bundles screen: the top bar's release-bundles search (packages §2). */
+export interface ReleaseBundlesSearch {
+  query?: string
 }
 
 /** /release-bundles/{tab}: the top bar's release-bundles search arrives as ?query= and fills the lists' filter. */

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { BundleDetails, DistributionView } from '@trove/contracts/distribution'
-import { bundlePath, distributionRequest } from './distributionRequest'
-import type { BundleOrigin } from './listBundles'
+import { type BundleOrigin, bundlePath, distributionRequest } from './distributionRequest'
 
 /** Every bundle's details: what a change to a bundle invalidates. */
 export const bundleDetailsKey = ['releaseBundles', 'details'] as const

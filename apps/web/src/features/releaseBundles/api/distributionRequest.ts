@@ -18,3 +18,6 @@ export const bundlePath = (name: string, version: string) => `/${encodeURICompon
 
 /** The node does not run the distribution module: every one of its calls answers 404 (§8). */
 export const isModuleOff = (error: unknown) => error instanceof ApiError && error.status === 404
+
+/** Which side of distribution a bundle is listed from: made here, or received from another node. */
+export type BundleOrigin = 'source' | 'target'

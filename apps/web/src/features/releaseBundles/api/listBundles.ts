@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { BundleList } from '@trove/contracts/distribution'
 import { inFlight, PROGRESS_POLL_MS } from './bundleDetails'
-import { distributionRequest } from './distributionRequest'
+import { type BundleOrigin, distributionRequest } from './distributionRequest'
 
-export type BundleOrigin = 'source' | 'target'
+export type { BundleOrigin }
 
 /** Every list of bundles, whatever its origin and filter: what a change to a bundle invalidates. */
 export const bundleListsKey = ['releaseBundles', 'list'] as const
