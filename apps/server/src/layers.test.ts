@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cruise, type ICruiseResult } from 'dependency-cruiser'
 import { afterAll, describe, expect, it } from 'vitest'
+import { formats } from './formats/index.js'
 
 // The import rules `npm run lint` applies (.dependency-cruiser.cjs), tried on a small tree that
 // breaks each of them once: a rule that stopped catching its kind of import fails here.
@@ -115,5 +116,18 @@ describe('the import rules', () => {
     const output = result.output as ICruiseResult
     expect(output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
     expect(output.summary.totalCruised).toBeGreaterThan(300)
+  })
+})
+
+describe('the formats', () => {
+  it('are one folder each, every folder in the registry once', () => {
+    const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'formats')
+    const folders = fs
+      .readdirSync(here, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'kit')
+      .map((d) => d.name)
+      .sort()
+    expect(formats.map((f) => f.type).sort()).toEqual(folders)
+    for (const folder of folders) expect(fs.existsSync(path.join(here, folder, 'index.ts'))).toBe(true)
   })
 })

@@ -128,4 +128,11 @@ const helmPaths = (fctx: FormatContext): PathHandler => {
   }
 }
 
-export const helmFormat: Format = { type: TYPE, routes: helmRoutes, paths: helmPaths }
+export const helmFormat: Format = {
+  type: TYPE,
+  routes: helmRoutes,
+  paths: helmPaths,
+  // OSV has no Helm ecosystem, and a chart's own advisories (none are published as such) would not
+  // say what runs; what runs are the images its values name, scanned as images.
+  notScanned: 'Helm charts are not scanned for vulnerabilities: no advisory database covers charts; scan the images they run',
+}

@@ -76,6 +76,8 @@ export interface Format {
   layers?: (fctx: FormatContext, file: StoredFile) => Promise<DockerLayersResponse>
   /** The advisory database's (OSV's) ecosystem of this type's packages: where the scanner matches a stored version. */
   ecosystem?: string
+  /** Why the scanner does not scan this type's packages, when it does not (shown on the version). */
+  notScanned?: string
   /** How the ecosystem orders versions, when the scanner's matching needs the format's own rules. */
   versions?: VersionOrder
 }

@@ -32,13 +32,6 @@ export interface VersionToScan {
   licenses: string[]
 }
 
-/**
- * Helm charts: OSV has no Helm ecosystem, and a chart's own advisories (none are published as
- * such) would not say what runs; what runs are the images its values name, scanned as images.
- */
-const HELM_NOT_SCANNED =
-  'Helm charts are not scanned for vulnerabilities: no advisory database covers charts; scan the images they run'
-
 /** A Composer requirement naming one version (`1.2.3`, `v1.2.3`, `=1.2.3`, `==1.2.3`), else null. */
 function composerPin(range: string): string | null {
   const m = /^={0,2}\s*(v?\d[\w.+-]*)$/.exec(range.trim())
@@ -76,9 +69,10 @@ export class ComponentReader {
     if (v.packageType === 'docker') return this.image(v)
     if (v.packageType === 'generic') return { components: await this.genericFiles(v), os: null }
     if (v.packageType === 'debian') return this.debianPackage(v)
-    if (v.packageType === 'helm') return { components: [], os: null, notScanned: HELM_NOT_SCANNED }
+    const format = formatOf(v.packageType)
+    if (format?.notScanned) return { components: [], os: null, notScanned: format.notScanned }
     // The ecosystem a package type's own packages belong to, as its format declares it.
-    const ecosystem = formatOf(v.packageType)?.ecosystem as Ecosystem | undefined
+    const ecosystem = format?.ecosystem as Ecosystem | undefined
     if (!ecosystem) return { components: [], os: null, notScanned: `${v.packageType} packages are not scanned` }
     const own: Component = {
       ecosystem,
