@@ -25,6 +25,8 @@ interface DebSpec {
   /** dpkg-deb's compressor for both archives: xz (its default), gzip, zstd */
   compression?: string
   script?: string
+  /** Symbolic links to make in the tree: path → target (absolute ones are common in real packages). */
+  links?: Record<string, string>
 }
 
 /** Builds a real .deb with Debian's dpkg-deb: a control file, a script in /usr/bin, the copyright file and a README. */
@@ -53,6 +55,10 @@ function buildDeb(dir: string, spec: DebSpec): string {
   })
   fs.writeFileSync(path.join(root, `usr/share/doc/${spec.name}/copyright`), DEP5(spec.license ?? 'MIT'))
   if (spec.readme) fs.writeFileSync(path.join(root, `usr/share/doc/${spec.name}/README.md`), spec.readme)
+  for (const [link, target] of Object.entries(spec.links ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(root, link)), { recursive: true })
+    fs.symlinkSync(target, path.join(root, link))
+  }
   const out = `${root}.deb`
   execFileSync('dpkg-deb', ['--root-owner-group', `-Z${spec.compression ?? 'xz'}`, '--build', root, out], { stdio: 'ignore' })
   return out
@@ -191,6 +197,12 @@ describe('debian repositories', () => {
       arch: 'all',
       license: 'Apache-2.0',
       readme: '# trove-lib\n\nThe readme of trove-lib.\n',
+      // as texlive-base's ls-R and the alternatives links of many packages
+      links: {
+        'usr/share/trove-lib/ls-R': '/var/lib/texmf/ls-R-TROVE',
+        'usr/share/trove-lib/zz-config': '../../../etc/trove-lib.conf',
+        'usr/share/doc/trove-lib/changelog.gz': '/usr/share/doc/dpkg/changelog.gz',
+      },
     })
     const app = buildDeb(work, { name: 'trove-app', version: '2:1.2.3-1', depends: 'trove-lib (>= 1.0)', compression: 'gzip' })
     const upload = snippets('debian-local')('debian-upload').text
@@ -330,7 +342,13 @@ describe('debian repositories', () => {
     const upAdmin = await signIn(upstream.fastify)
     const upToken = await accessToken(upstream.fastify, upAdmin)
     await createRepo(upstream.fastify, upAdmin, 'far', { rclass: 'local', packageType: 'debian' })
-    const far = buildDeb(work, { name: 'trove-far', version: '3.0', depends: 'trove-lib', license: 'GPL-2.0-or-later' })
+    const far = buildDeb(work, {
+      name: 'trove-far',
+      version: '3.0',
+      depends: 'trove-lib',
+      license: 'GPL-2.0-or-later',
+      links: { 'usr/lib/trove-far/ls-R': '/var/lib/texmf/ls-R-TROVE-FAR', 'usr/bin/trove-far-alias': '/usr/bin/trove-far' },
+    })
     await shell(
       snippets('far', 'local', { baseUrl: upstreamBase, token: upToken })('debian-upload')
         .text.replaceAll('<FILE>', path.basename(far, '.deb'))

@@ -209,6 +209,9 @@ export class DebianRepository {
     { at: number; files: DistFiles; older: DistFiles; release: string; inRelease: string; gpg: string }
   >()
 
+  /** Cached .debs (by sha256) that could not be read as packages: served, not recorded. */
+  private static readonly unreadable = new Set<string>()
+
   constructor(
     private readonly fctx: FormatContext,
     private readonly keys: OpenPgpKeys,
@@ -548,10 +551,14 @@ export class DebianRepository {
    * Gives the file's row again, now with its version, so this first download counts for it too.
    */
   private async recordCached(repo: Repository, file: FileRow): Promise<FileRow> {
+    if (DebianRepository.unreadable.has(file.sha256)) return file
     let deb: DebPackage
     try {
       deb = await readDeb(await this.fctx.blobs.localFile(file.sha256), this.fctx.config.repositories.archiveMaxExpandedBytes)
     } catch {
+      // Served as it is, and not read again at every download (this node remembers a bounded number).
+      if (DebianRepository.unreadable.size >= 10_000) DebianRepository.unreadable.clear()
+      DebianRepository.unreadable.add(file.sha256)
       return file
     }
     const blob = { sha256: file.sha256, sha1: file.sha1 ?? undefined, md5: file.md5 ?? undefined, size: Number(file.size) }

@@ -215,6 +215,25 @@ describe('docker/oci registry', () => {
     ).toEqual(['1.0'])
   }, 60_000)
 
+  it('answers a manifest name that is neither a tag nor a digest as unknown (404) to a reader, and only after the access check', async () => {
+    for (const ref of ['.INVALID_MANIFEST_NAME', '-starts-with-dash', 'sha256:short']) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await http(method, `/v2/docker-local/hello/manifests/${ref}`)
+        expect(res.status, `${method} ${ref}`).toBe(404)
+        if (method === 'GET') expect(await codeOf(res)).toBe('MANIFEST_UNKNOWN')
+      }
+      const anonymous = await fetch(`${base}/v2/docker-local/hello/manifests/${ref}`)
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get('www-authenticate')).toContain('scope="repository:docker-local/hello:pull"')
+      expect((await http('DELETE', `/v2/docker-local/hello/manifests/${ref}`)).status).toBe(404)
+    }
+    // Pushing under such a name is a bad request, as before.
+    const put = await http('PUT', '/v2/docker-local/hello/manifests/.INVALID', '{}', {
+      'content-type': 'application/vnd.oci.image.manifest.v1+json',
+    })
+    expect(put.status).toBe(400)
+  })
+
   it('takes a chunked upload over raw HTTP, refuses chunks out of order (416) and a wrong digest', async () => {
     const data = crypto.randomBytes(300_000)
     const start = await http('POST', '/v2/docker-local/raw/blobs/uploads/')

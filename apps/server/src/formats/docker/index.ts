@@ -214,8 +214,15 @@ const dockerRoutes =
         const repo = await repositoryOf(key)
         const m = request.method
         if (kind === 'manifests') {
-          if (!TAG.test(arg) && !DIGEST.test(arg))
+          if (!TAG.test(arg) && !DIGEST.test(arg)) {
+            // No manifest can have such a name: to a reader it is unknown (what registries answer and
+            // the distribution spec's conformance suite expects), once the caller's access is checked.
+            if (m === 'GET' || m === 'HEAD' || m === 'DELETE') {
+              await authorize(request, reply, m === 'DELETE' ? 'delete' : 'read', repo, image)
+              throw new OciError(404, 'MANIFEST_UNKNOWN', `${arg} is neither a tag nor a digest`)
+            }
             throw new OciError(400, 'MANIFEST_INVALID', `${arg} is neither a tag nor a digest`)
+          }
           if (m === 'GET' || m === 'HEAD') return getManifest(request, reply, repo, image, arg)
           if (m === 'PUT') return putManifest(request, reply, repo, image, arg)
           if (m === 'DELETE') return deleteManifest(request, reply, repo, image, arg)

@@ -16,7 +16,18 @@ export interface TarReadOptions {
   maxEntryBytes?: number
   /** Sees every entry's name (folders and links too) after the safety checks; throws to refuse the archive (zip only). */
   entry?: (name: string) => void
+  /**
+   * `data`: links are kept as what they are, data, and their targets are not checked (a package
+   * format whose archives are never unpacked by Trove and whose links may point anywhere on the
+   * system they are installed on: a .deb's data archive). Default: a link must stay in the tree.
+   */
+  links?: 'inside' | 'data'
+  /** Asked at each entry with what was kept so far: true ends the reading there (what is wanted was seen). */
+  enough?: (name: string, found: ReadonlyMap<string, Buffer>) => boolean
 }
+
+/** Ends a tar reading early, once `enough` says so: not an error. */
+class Enough extends Error {}
 
 const refuse = (message: string) => new HttpError(400, `Refused archive: ${message}`)
 
@@ -87,8 +98,11 @@ export async function readTar(
     stream.on('error', () => {})
     try {
       checkEntryName(name)
-      if (header.type === 'symlink') checkLinkTarget(name, header.linkname ?? '')
-      else if (header.type === 'link') checkLinkTarget(name, header.linkname ?? '', 'hardlink')
+      if (options.links !== 'data') {
+        if (header.type === 'symlink') checkLinkTarget(name, header.linkname ?? '')
+        else if (header.type === 'link') checkLinkTarget(name, header.linkname ?? '', 'hardlink')
+      }
+      if (options.enough?.(name, found)) throw new Enough()
     } catch (error) {
       extract.destroy(error as Error)
       return
@@ -117,6 +131,7 @@ export async function readTar(
   try {
     await pipeline([...streams, extract])
   } catch (error) {
+    if (error instanceof Enough) return found
     if (error instanceof HttpError) throw error
     throw refuse(`it is not a readable ${kind}tar archive (${(error as Error).message})`)
   }
