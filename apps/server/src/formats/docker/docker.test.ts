@@ -234,6 +234,122 @@ describe('docker/oci registry', () => {
     expect(put.status).toBe(400)
   })
 
+  it('keeps OCI 1.1 referrers: OCI-Subject on push, the referrers index filtered by artifactType, the fallback tag, through a virtual', async () => {
+    const repoPath = '/v2/docker-local/signed'
+    const pushBlob = async (data: Buffer | string) => {
+      const body = Buffer.from(data)
+      const res = await http('POST', `${repoPath}/blobs/uploads/?digest=sha256:${sha256(body)}`, body, {
+        'content-type': 'application/octet-stream',
+      })
+      expect(res.status).toBe(201)
+      return { digest: `sha256:${sha256(body)}`, size: body.length }
+    }
+    const pushManifest = async (ref: string, manifest: object) => {
+      const body = JSON.stringify(manifest)
+      const type = (manifest as { mediaType: string }).mediaType
+      const res = await http('PUT', `${repoPath}/manifests/${ref}`, body, { 'content-type': type })
+      expect(res.status, await res.clone().text()).toBe(201)
+      return { res, digest: `sha256:${sha256(body)}`, size: Buffer.byteLength(body), mediaType: type }
+    }
+    const referrers = async (digest: string, query = '', via = repoPath) => {
+      const res = await http('GET', `${via}/referrers/${digest}${query}`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/vnd.oci.image.index.v1+json')
+      const index = (await res.json()) as { schemaVersion: number; mediaType: string; manifests: Record<string, unknown>[] }
+      expect(index).toMatchObject({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.index.v1+json' })
+      return { index, filters: res.headers.get('oci-filters-applied') }
+    }
+
+    const config = await pushBlob('{"architecture":"amd64","os":"linux"}')
+    const layer = await pushBlob(crypto.randomBytes(2048))
+    const subject = await pushManifest('v1', {
+      schemaVersion: 2,
+      mediaType: MEDIA.ociManifest,
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
+      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', ...layer }],
+    })
+    expect(subject.res.headers.get('oci-subject')).toBeNull()
+    // Nothing refers to it yet: an empty index, not a 404.
+    expect((await referrers(subject.digest)).index.manifests).toEqual([])
+
+    const empty = await pushBlob('{}')
+    const sbomBlob = await pushBlob('{"spdxVersion":"SPDX-2.3"}')
+    const sbom = await pushManifest('sbom', {
+      schemaVersion: 2,
+      mediaType: MEDIA.ociManifest,
+      artifactType: 'application/spdx+json',
+      config: { mediaType: 'application/vnd.oci.empty.v1+json', ...empty },
+      layers: [{ mediaType: 'application/spdx+json', ...sbomBlob }],
+      subject: { mediaType: subject.mediaType, digest: subject.digest, size: subject.size },
+      annotations: { 'org.opencontainers.image.created': '2026-12-02T00:00:00Z' },
+    })
+    expect(sbom.res.headers.get('oci-subject')).toBe(subject.digest)
+    // A signature whose type is its config's media type (an image manifest without artifactType), pushed by digest.
+    const sigConfig = await pushBlob('{"critical":{}}')
+    const sigBody = {
+      schemaVersion: 2,
+      mediaType: MEDIA.ociManifest,
+      config: { mediaType: 'application/vnd.dev.cosign.artifact.sig.v1+json', ...sigConfig },
+      layers: [],
+      subject: { mediaType: subject.mediaType, digest: subject.digest, size: subject.size },
+    }
+    const sig = await pushManifest(`sha256:${sha256(JSON.stringify(sigBody))}`, sigBody)
+    expect(sig.res.headers.get('oci-subject')).toBe(subject.digest)
+
+    const all = await referrers(subject.digest)
+    expect(all.filters).toBeNull()
+    expect(all.index.manifests).toHaveLength(2)
+    expect(all.index.manifests).toEqual(
+      expect.arrayContaining([
+        {
+          mediaType: MEDIA.ociManifest,
+          digest: sbom.digest,
+          size: sbom.size,
+          artifactType: 'application/spdx+json',
+          annotations: { 'org.opencontainers.image.created': '2026-12-02T00:00:00Z' },
+        },
+        {
+          mediaType: MEDIA.ociManifest,
+          digest: sig.digest,
+          size: sig.size,
+          artifactType: 'application/vnd.dev.cosign.artifact.sig.v1+json',
+        },
+      ]),
+    )
+    const filtered = await referrers(subject.digest, `?artifactType=${encodeURIComponent('application/spdx+json')}`)
+    expect(filtered.filters).toBe('artifactType')
+    expect(filtered.index.manifests.map((d) => d.digest)).toEqual([sbom.digest])
+
+    // A referrer pushed before its subject exists is kept (the spec allows it).
+    const ghost = `sha256:${sha256('a manifest not pushed yet')}`
+    const early = await pushManifest('early', { ...sigBody, subject: { mediaType: MEDIA.ociManifest, digest: ghost, size: 10 } })
+    expect(early.res.headers.get('oci-subject')).toBe(ghost)
+    expect((await referrers(ghost)).index.manifests.map((d) => d.digest)).toEqual([early.digest])
+
+    // A client that used the fallback tag scheme: an index tagged sha256-<hex> lists the referrers.
+    const other = `sha256:${sha256('an image pushed elsewhere')}`
+    const viaTag = { mediaType: MEDIA.ociManifest, digest: sig.digest, size: sig.size, artifactType: 'application/example' }
+    await pushManifest(`sha256-${other.slice(7)}`, { schemaVersion: 2, mediaType: MEDIA.ociIndex, manifests: [viaTag] })
+    expect((await referrers(other)).index.manifests).toEqual([viaTag])
+
+    // Through a virtual repository; anonymous callers are asked to sign in; a bad digest is a 400.
+    await createRepo(t.fastify, admin, 'docker-signed-virtual', {
+      rclass: 'virtual',
+      packageType: 'docker',
+      repositories: ['docker-local'],
+      defaultDeploymentRepo: 'docker-local',
+    })
+    expect((await referrers(subject.digest, '', '/v2/docker-signed-virtual/signed')).index.manifests).toHaveLength(2)
+    expect((await fetch(`${base}${repoPath}/referrers/${subject.digest}`)).status).toBe(401)
+    const bad = await http('GET', `${repoPath}/referrers/sha256:nothex`)
+    expect(bad.status).toBe(400)
+    expect(await codeOf(bad)).toBe('DIGEST_INVALID')
+
+    // Deleting a referrer takes it off the list.
+    expect((await http('DELETE', `${repoPath}/manifests/${sig.digest}`)).status).toBe(202)
+    expect((await referrers(subject.digest)).index.manifests.map((d) => d.digest)).toEqual([sbom.digest])
+  })
+
   it('takes a chunked upload over raw HTTP, refuses chunks out of order (416) and a wrong digest', async () => {
     const data = crypto.randomBytes(300_000)
     const start = await http('POST', '/v2/docker-local/raw/blobs/uploads/')

@@ -21,6 +21,11 @@ import { fetchBlob, fetchManifest } from './upstream.js'
 import { imageVersionFiles } from './versionFiles.js'
 
 const TYPE = 'docker'
+/** The file property naming the manifest a referrer's subject is (OCI 1.1), and its artifact type. */
+const SUBJECT_PROPERTY = 'oci.subject'
+const ARTIFACT_TYPE_PROPERTY = 'oci.artifactType'
+const MEDIA_INDEX = 'application/vnd.oci.image.index.v1+json'
+const MEDIA_INDEX_TYPES = [MEDIA_INDEX, 'application/vnd.docker.distribution.manifest.list.v2+json']
 const MANIFEST_LIMIT = 4 * 1024 * 1024
 const SERVICE = 'trove'
 
@@ -207,7 +212,8 @@ const dockerRoutes =
           /^(.+)\/(manifests)\/([^/]+)$/.exec(rest) ??
           /^(.+)\/blobs\/(uploads)\/?([^/]*)$/.exec(rest) ??
           /^(.+)\/(blobs)\/([^/]+)$/.exec(rest) ??
-          /^(.+)\/(tags)\/(list)$/.exec(rest)
+          /^(.+)\/(tags)\/(list)$/.exec(rest) ??
+          /^(.+)\/(referrers)\/([^/]+)$/.exec(rest)
         if (!route) throw new OciError(404, 'NAME_UNKNOWN', `Not a registry path: ${request.url.split('?')[0]}`)
         const [, image = '', kind, arg = ''] = route
         if (!IMAGE_NAME.test(image)) throw new OciError(400, 'NAME_INVALID', `${image} is not a valid image name`)
@@ -237,6 +243,8 @@ const dockerRoutes =
           if (m === 'DELETE') return deleteBlob(request, reply, repo, image, arg)
         } else if (kind === 'tags' && m === 'GET') {
           return listTags(request, reply, repo, image)
+        } else if (kind === 'referrers' && m === 'GET') {
+          return listReferrers(request, reply, repo, image, arg)
         }
         throw new OciError(405, 'UNSUPPORTED', `${m} is not supported on ${request.url.split('?')[0]}`)
       },
@@ -397,12 +405,19 @@ const dockerRoutes =
       }
       const mimeType = parsed.mediaType
       await fctx.db.kysely.transaction().execute(async (tx) => {
-        await fctx.artifacts.putFile(
+        const id = await fctx.artifacts.putFile(
           tx,
           repo.key,
           { path: manifestPath(image, hex), blob, mimeType },
           { createdBy: principal?.name },
         )
+        // OCI 1.1: a manifest naming a subject is one of that subject's referrers (found by these).
+        if (parsed.subject) {
+          await fctx.artifacts.setProperties(tx, id, {
+            [SUBJECT_PROPERTY]: [parsed.subject.digest],
+            ...(parsed.artifactType ? { [ARTIFACT_TYPE_PROPERTY]: [parsed.artifactType] } : {}),
+          })
+        }
       })
       if (DIGEST.test(ref)) return { hex }
       const files = [{ path: tagPath(image, ref, 'manifest.json'), blob, mimeType, lead: true }]
@@ -487,6 +502,8 @@ const dockerRoutes =
         }
       }
       const { hex } = await storeManifest(target, image, ref, body, request.headers['content-type'], principal)
+      // OCI 1.1: the registry tells the client it keeps referrers, so it needs no fallback tag.
+      if (parsed.subject) reply.header('oci-subject', parsed.subject.digest)
       return reply
         .code(201)
         .header('location', `/v2/${target.key}/${image}/manifests/sha256:${hex}`)
@@ -523,6 +540,51 @@ const dockerRoutes =
       if (versions.length === 0) throw new OciError(404, 'NAME_UNKNOWN', `${image} is not in ${repo.key}`)
       const tags = [...new Set(versions.map((v) => v.version))].sort()
       return sendPage(request, reply, `/v2/${repo.key}/${image}/tags/list`, 'tags', tags, { name: `${repo.key}/${image}` })
+    }
+
+    /**
+     * OCI 1.1's referrers of a manifest: an index of the manifests whose subject it is (signatures,
+     * SBOMs, attestations), in the repository and, for a virtual, its members; `artifactType`
+     * filters them. Referrers pushed by a client that used the fallback tag (`sha256-<hex>`, an
+     * index of them) are listed too. A manifest nobody refers to has an empty index, not a 404.
+     */
+    async function listReferrers(request: FastifyRequest, reply: FastifyReply, repo: Repository, image: string, digest: string) {
+      await authorize(request, reply, 'read', repo, image)
+      if (!DIGEST.test(digest)) throw new OciError(400, 'DIGEST_INVALID', `${digest} is not a sha256 digest`)
+      const keys = (await readOrder(repo)).map((r) => r.key)
+      const rows = await fctx.db.kysely
+        .selectFrom('files as f')
+        .innerJoin('file_properties as p', 'p.file_id', 'f.id')
+        .select(['f.id', 'f.sha256', 'f.size', 'f.mime_type'])
+        .where('f.repo_key', 'in', keys)
+        .where('f.path', 'like', `${image.replace(/[\\%_]/g, (c) => `\\${c}`)}/@manifests/%`)
+        .where('p.name', '=', SUBJECT_PROPERTY)
+        .where('p.value', '=', digest)
+        .execute()
+      const manifests = new Map<string, Record<string, unknown>>()
+      for (const row of rows) {
+        if (manifests.has(row.sha256)) continue
+        const body = JSON.parse(await fctx.blobs.readText(row.sha256)) as Record<string, unknown>
+        const parsed = parseManifest(Buffer.from(JSON.stringify(body)), row.mime_type)
+        manifests.set(row.sha256, {
+          mediaType: row.mime_type,
+          digest: `sha256:${row.sha256}`,
+          size: Number(row.size),
+          ...(parsed.artifactType ? { artifactType: parsed.artifactType } : {}),
+          ...(parsed.annotations ? { annotations: parsed.annotations } : {}),
+        })
+      }
+      const fallback = await findManifest(repo, image, `sha256-${hexOf(digest)}`).catch(() => undefined)
+      if (fallback && MEDIA_INDEX_TYPES.includes(fallback.file.mime_type)) {
+        const index = parseManifest(Buffer.from(await fctx.blobs.readText(fallback.file.sha256)), fallback.file.mime_type)
+        for (const d of index.manifests) if (!manifests.has(hexOf(d.digest))) manifests.set(hexOf(d.digest), { ...d })
+      }
+      const wanted = (request.query as { artifactType?: string }).artifactType
+      const listed = [...manifests.values()].filter((d) => wanted === undefined || d.artifactType === wanted)
+      if (wanted !== undefined) reply.header('oci-filters-applied', 'artifactType')
+      return reply
+        .header('content-type', MEDIA_INDEX)
+        .send(Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: MEDIA_INDEX, manifests: listed })))
     }
 
     // ---- blobs ----

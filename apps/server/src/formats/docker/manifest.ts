@@ -30,6 +30,24 @@ export interface ParsedManifest {
   manifests: Descriptor[]
   /** The blobs this manifest needs in the repository (config and non-foreign layers). */
   blobs: Descriptor[]
+  /** OCI 1.1: the manifest this one refers to (a signature, an SBOM, an attestation of it). */
+  subject?: Descriptor
+  /** OCI 1.1: what kind of artifact this is (for an image manifest without one, its config's type). */
+  artifactType?: string
+  annotations?: Record<string, string>
+}
+
+/** OCI 1.1's subject, artifact type and annotations of a manifest or index. */
+function references(json: Record<string, unknown>, config: Descriptor | undefined) {
+  const subject = json.subject === undefined ? undefined : descriptor(json.subject, 'subject')
+  if (json.artifactType !== undefined && typeof json.artifactType !== 'string')
+    throw new OciError(400, 'MANIFEST_INVALID', 'artifactType: must be a string')
+  const annotations =
+    json.annotations && typeof json.annotations === 'object' && !Array.isArray(json.annotations)
+      ? Object.fromEntries(Object.entries(json.annotations).filter((e): e is [string, string] => typeof e[1] === 'string'))
+      : undefined
+  const artifactType = (json.artifactType as string | undefined) ?? config?.mediaType
+  return { ...(subject ? { subject } : {}), ...(artifactType ? { artifactType } : {}), ...(annotations ? { annotations } : {}) }
 }
 
 function descriptor(value: unknown, where: string): Descriptor {
@@ -70,14 +88,14 @@ export function parseManifest(body: Buffer, contentType: string | undefined): Pa
   if (INDEX_TYPES.includes(mediaType)) {
     if (!Array.isArray(json.manifests)) throw new OciError(400, 'MANIFEST_INVALID', 'manifests: required in an index')
     const manifests = json.manifests.map((m, i) => descriptor(m, `manifests[${i}]`))
-    return { mediaType, isIndex: true, layers: [], manifests, blobs: [] }
+    return { mediaType, isIndex: true, layers: [], manifests, blobs: [], ...references(json, undefined) }
   }
   const config = descriptor(json.config, 'config')
   if (!Array.isArray(json.layers)) throw new OciError(400, 'MANIFEST_INVALID', 'layers: required in an image manifest')
   const layers = json.layers.map((l, i) => descriptor(l, `layers[${i}]`))
   // Foreign layers (with urls) are fetched from elsewhere: the registry need not hold them.
   const blobs = [config, ...layers.filter((l) => !l.urls?.length)]
-  return { mediaType, isIndex: false, config, layers, manifests: [], blobs }
+  return { mediaType, isIndex: false, config, layers, manifests: [], blobs, ...references(json, config) }
 }
 
 /** What the console's docker-layers view shows of an image config: platform, creation, history per layer. */
