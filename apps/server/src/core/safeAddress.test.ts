@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import dns from 'node:dns/promises'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../test/testApp.js'
-import { embeddedIpv4, isRefusedIp } from './safeAddress.js'
+import { embeddedIpv4, forgetResolvedHosts, isRefusedIp, resolveTarget } from './safeAddress.js'
 
 /**
  * Finding 6 of the security probe: the upstream-URL filter let `[::a9fe:a9fe]` through. Every IPv6
@@ -81,6 +82,47 @@ describe('a remote repository’s URL', () => {
       })
       expect(res.statusCode, host).toBe(400)
       expect(res.json().errors[0].message, host).toMatch(/^url: .*link-local or metadata address/)
+    }
+  })
+})
+
+describe('resolving upstream host names', () => {
+  it('asks the system once for a host however many requests want it at once, keeps the answer, and checks it at every use', async () => {
+    forgetResolvedHosts()
+    const lookup = vi.spyOn(dns, 'lookup')
+    try {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => resolveTarget('http://localhost:4873/pkg')))
+      expect(answers.every((a) => a.addresses.length > 0)).toBe(true)
+      expect(lookup).toHaveBeenCalledTimes(1)
+      await resolveTarget('http://localhost:4873/other')
+      expect(lookup).toHaveBeenCalledTimes(1)
+      forgetResolvedHosts()
+      await resolveTarget('http://localhost:4873/again')
+      expect(lookup).toHaveBeenCalledTimes(2)
+      // A kept answer is checked again: a host that resolved to a metadata address is refused each time.
+      lookup.mockResolvedValue([{ address: '169.254.169.254', family: 4 }] as never)
+      forgetResolvedHosts()
+      await expect(resolveTarget('http://metadata.example/')).rejects.toThrow(/link-local or metadata/)
+      await expect(resolveTarget('http://metadata.example/')).rejects.toThrow(/link-local or metadata/)
+      expect(lookup).toHaveBeenCalledTimes(3)
+    } finally {
+      lookup.mockRestore()
+      forgetResolvedHosts()
+    }
+  })
+
+  it('asks again soon for a host that does not resolve, once for a burst', async () => {
+    forgetResolvedHosts()
+    const lookup = vi
+      .spyOn(dns, 'lookup')
+      .mockRejectedValue(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }))
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => resolveTarget('http://nowhere.invalid/')))
+      expect(results.every((r) => r.status === 'rejected')).toBe(true)
+      expect(lookup).toHaveBeenCalledTimes(1)
+    } finally {
+      lookup.mockRestore()
+      forgetResolvedHosts()
     }
   })
 })

@@ -73,6 +73,58 @@ export interface CheckedTarget {
 /** The host of a URL resolves to nothing: unreachable now, but not refused. */
 export class Unresolved extends Error {}
 
+/** How long a host's addresses are kept when its DNS answer says nothing of it, and the bounds of what it says (ms). */
+export const DNS_DEFAULT_TTL_MS = 30_000
+const DNS_MIN_TTL_MS = 5_000
+const DNS_MAX_TTL_MS = 300_000
+/** A host that does not resolve is asked again after this long (ms): a burst of requests is one question. */
+const DNS_MISS_TTL_MS = 5_000
+const DNS_CACHE_MAX = 10_000
+
+/** Asks DNS for records' TTLs only, briefly (the addresses themselves come from the system's lookup). */
+const ttlResolver = new dns.Resolver({ timeout: 2_000, tries: 1 })
+
+const resolved = new Map<string, { until: number; answer: Promise<{ address: string; family: number }[]> }>()
+
+/**
+ * A host's addresses as the system resolves it (hosts file, then DNS: `dns.lookup`), asked once
+ * however many requests want them at the same moment and kept for the DNS record's TTL (read with
+ * a DNS query beside the lookup; DNS_DEFAULT_TTL_MS when that says nothing). Callers check the
+ * addresses every time they use them, so a cached answer is never trusted beyond its checks.
+ */
+async function addressesOf(host: string): Promise<{ address: string; family: number }[]> {
+  const now = Date.now()
+  const known = resolved.get(host)
+  if (known && known.until > now) return known.answer
+  if (resolved.size >= DNS_CACHE_MAX) resolved.clear()
+  const entry = { until: now + DNS_DEFAULT_TTL_MS, answer: Promise.resolve([] as { address: string; family: number }[]) }
+  entry.answer = dns.lookup(host, { all: true, verbatim: true }).then(
+    (addresses) => {
+      entry.until = Date.now() + DNS_DEFAULT_TTL_MS
+      // The record's TTL, when DNS has one for the host (not for a hosts-file name): it never delays the answer.
+      ttlResolver
+        .resolve4(host, { ttl: true })
+        .then((records) => {
+          const ms = Math.min(...records.map((r) => r.ttl)) * 1000
+          if (Number.isFinite(ms)) entry.until = Date.now() + Math.min(DNS_MAX_TTL_MS, Math.max(DNS_MIN_TTL_MS, ms))
+        })
+        .catch(() => {})
+      return addresses
+    },
+    () => {
+      entry.until = Date.now() + DNS_MISS_TTL_MS
+      throw new Unresolved(`${host} does not resolve`)
+    },
+  )
+  resolved.set(host, entry)
+  return entry.answer
+}
+
+/** Forgets every host's cached addresses (tests, and a configuration change that should be seen at once). */
+export function forgetResolvedHosts(): void {
+  resolved.clear()
+}
+
 /**
  * The URL and every address its host resolves to, after checking that it is http or https without
  * credentials in it and that no address is in the refused ranges (RefusedAddress); a host that
@@ -88,15 +140,7 @@ export async function resolveTarget(raw: string | URL): Promise<{ url: URL; addr
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedAddress('only http and https are allowed')
   if (url.username || url.password) throw new RefusedAddress('credentials belong in the user name and token fields')
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  let addresses: { address: string; family: number }[]
-  if (net.isIP(host)) addresses = [{ address: host, family: net.isIP(host) }]
-  else {
-    try {
-      addresses = await dns.lookup(host, { all: true, verbatim: true })
-    } catch {
-      throw new Unresolved(`${host} does not resolve`)
-    }
-  }
+  const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await addressesOf(host)
   if (addresses.length === 0) throw new Unresolved(`${host} does not resolve`)
   const refused = addresses.find((a) => isRefusedIp(a.address))
   if (refused) throw new RefusedAddress(`${host} resolves to ${refused.address}, a link-local or metadata address`)

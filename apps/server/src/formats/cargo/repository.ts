@@ -6,7 +6,7 @@ import type { FileRow } from '../../storage/artifacts.js'
 import type { Repository } from '../../storage/service.js'
 import type { FormatContext } from '../kit/types.js'
 import { rememberUpstream, upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
-import { RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
+import { fetchOnce, RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   type CrateFacts,
   canonicalName,
@@ -164,7 +164,7 @@ export class CargoRepository {
     if (!line) return undefined
     const entry = JSON.parse(line) as IndexEntry
     if (entry.name !== name) return undefined
-    return this.fetchCrate(repo, entry)
+    return fetchOnce(`cargo\0${repo.key}\0${path}`, () => this.fetchCrate(repo, entry))
   }
 
   private async fetchCrate(repo: Repository, entry: IndexEntry): Promise<FileRow | undefined> {

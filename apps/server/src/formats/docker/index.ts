@@ -10,6 +10,7 @@ import type { Repository } from '../../storage/service.js'
 import { bodyLength, deployTarget } from '../kit/files.js'
 import { rawBodies, readBody } from '../kit/http.js'
 import type { Format, FormatContext } from '../kit/types.js'
+import { fetchOnce } from '../kit/upstreamFetch.js'
 import { BucketUploads } from './bucketUploads.js'
 import { OciError, sendOciError } from './errors.js'
 import { dockerLayers } from './layers.js'
@@ -276,7 +277,7 @@ const dockerRoutes =
         const found = await localBlob(r.key, image, hex, served)
         if (found) return found
         if (r.rclass === 'remote' && !r.offline) {
-          const fetched = await cacheBlob(r, image, hex)
+          const fetched = await fetchOnce(`docker\0${r.key}\0${image}\0${hex}`, () => cacheBlob(r, image, hex))
           if (fetched) return fctx.artifacts.findFile(r.key, blobPath(image, hex))
         }
       }

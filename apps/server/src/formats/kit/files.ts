@@ -9,7 +9,7 @@ import { childKeys } from '../../storage/tree.js'
 import { authorize } from './http.js'
 import type { FormatContext } from './types.js'
 import { rememberUpstream, upstreamHeaders } from './upstream.js'
-import { RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
+import { fetchOnce, RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
 
 /** Checksums a client declares in the widespread headers (X-Checksum-Sha1, -Sha256, -Md5). */
 export function declaredChecksums(request: FastifyRequest): Expected {
@@ -92,6 +92,16 @@ export async function resolveFile(
     cached && (!options.isMetadata?.(path) || Date.now() - cached.modified_at < repo.metadataCacheSecs * 1000 || repo.offline)
   if (cached && fresh) return cached
   if (repo.offline) return cached
+  // However many clients miss the same file at once, one of them fetches it.
+  return fetchOnce(`file\0${repo.key}\0${path}`, () => fetchRemoteFile(fctx, repo, path, cached))
+}
+
+async function fetchRemoteFile(
+  fctx: FormatContext,
+  repo: Repository,
+  path: string,
+  cached: FileRow | undefined,
+): Promise<FileRow | undefined> {
   const missed = await fctx.db.kysely
     .selectFrom('remote_cache')
     .select('fetched_at')

@@ -3,7 +3,7 @@ import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { Repository } from '../../storage/service.js'
 import type { FormatContext } from './types.js'
-import { RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
+import { fetchOnce, RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
 
 /** A remote's user and password as Basic credentials; undefined without both. */
 export function basicCredentials(repo: Repository): string | undefined {
@@ -59,7 +59,16 @@ export interface UpstreamDocumentRequest {
  * upstream cannot answer, a stale copy does (and always when the repository is offline); without
  * one, an upstream error is a 502 and an unreachable upstream a miss.
  */
-export async function upstreamDocument(
+export function upstreamDocument(
+  fctx: FormatContext,
+  repo: Repository,
+  request: UpstreamDocumentRequest,
+): Promise<string | undefined> {
+  // However many clients ask for the same document at once, it is read (or fetched) once.
+  return fetchOnce(`document\0${repo.key}\0${request.path}`, () => readOrFetchDocument(fctx, repo, request))
+}
+
+async function readOrFetchDocument(
   fctx: FormatContext,
   repo: Repository,
   request: UpstreamDocumentRequest,

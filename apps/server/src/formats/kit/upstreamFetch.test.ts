@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRepo } from '../../../test/clients.js'
 import { createTestApp, type Session, sessionHeaders, signIn, type TestApp } from '../../../test/testApp.js'
+import { UPSTREAM_SOCKETS } from './upstreamFetch.js'
 
 /**
  * Remote repositories and server-side request forgery: an upstream, or a redirect from it, that
@@ -201,5 +202,99 @@ describe('fetching from an upstream', () => {
     } finally {
       await new Promise<void>((resolve) => registry.close(() => resolve()))
     }
+  })
+})
+
+/** An upstream that takes its time, and counts its connections and the requests for each path. */
+class SlowUpstream {
+  connections = 0
+  readonly asked = new Map<string, number>()
+  readonly bodies = new Map<string, { type: string; body: Buffer | string }>()
+  private readonly server = http.createServer((req, res) => {
+    const path = req.url ?? ''
+    this.asked.set(path, (this.asked.get(path) ?? 0) + 1)
+    setTimeout(() => {
+      const found = this.bodies.get(path)
+      if (found) res.writeHead(200, { 'content-type': found.type }).end(found.body)
+      else res.writeHead(404).end('not found')
+    }, 200)
+  })
+  url = ''
+  async start() {
+    this.server.on('connection', () => this.connections++)
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+  }
+  stop() {
+    this.server.closeAllConnections()
+    return new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+}
+
+describe('many clients, one upstream', () => {
+  const slow = new SlowUpstream()
+  beforeAll(() => slow.start())
+  afterAll(() => slow.stop())
+
+  it('fetches a file 60 clients miss at once from the upstream once, and every client gets it', async () => {
+    slow.bodies.set('/big.bin', { type: 'application/octet-stream', body: Buffer.alloc(300_000, 7) })
+    await createRepo(t.fastify, admin, 'generic-slow', { rclass: 'remote', packageType: 'generic', url: slow.url })
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        t.fastify.inject({ method: 'GET', url: '/artifactory/generic-slow/big.bin', headers: sessionHeaders(admin) }),
+      ),
+    )
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(60).fill(200))
+    expect(answers.every((a) => a.rawPayload.length === 300_000)).toBe(true)
+    expect(slow.asked.get('/big.bin')).toBe(1)
+  })
+
+  it('fetches an npm tarball 60 installs miss at once once, and its packument once', async () => {
+    const packument = {
+      name: 'slow-pkg',
+      'dist-tags': { latest: '1.0.0' },
+      versions: {
+        '1.0.0': { name: 'slow-pkg', version: '1.0.0', dist: { tarball: `${slow.url}/slow-pkg/-/slow-pkg-1.0.0.tgz` } },
+      },
+    }
+    slow.bodies.set('/slow-pkg', { type: 'application/json', body: JSON.stringify(packument) })
+    slow.bodies.set('/slow-pkg/-/slow-pkg-1.0.0.tgz', { type: 'application/octet-stream', body: Buffer.alloc(50_000, 1) })
+    await createRepo(t.fastify, admin, 'npm-slow', { rclass: 'remote', packageType: 'npm', url: slow.url })
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        t.fastify.inject({
+          method: 'GET',
+          url: '/api/npm/npm-slow/slow-pkg/-/slow-pkg-1.0.0.tgz',
+          headers: sessionHeaders(admin),
+        }),
+      ),
+    )
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(60).fill(200))
+    expect(slow.asked.get('/slow-pkg/-/slow-pkg-1.0.0.tgz')).toBe(1)
+    expect(slow.asked.get('/slow-pkg')).toBe(1)
+  })
+
+  it('keeps its connections to an upstream alive, and opens at most UPSTREAM_SOCKETS however many files are missed at once', async () => {
+    for (let i = 0; i < 80; i++) slow.bodies.set(`/many/${i}.txt`, { type: 'text/plain', body: `file ${i}` })
+    const before = slow.connections
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        t.fastify.inject({ method: 'GET', url: `/artifactory/generic-slow/many/${i}.txt`, headers: sessionHeaders(admin) }),
+      ),
+    )
+    expect(answers.map((a) => a.body)).toEqual(Array.from({ length: 80 }, (_, i) => `file ${i}`))
+    expect(slow.connections - before).toBeLessThanOrEqual(UPSTREAM_SOCKETS)
+    // One after another, the connections left open are used again.
+    for (let i = 0; i < 10; i++) slow.bodies.set(`/seq/${i}.txt`, { type: 'text/plain', body: `file ${i}` })
+    const opened = slow.connections
+    for (let i = 0; i < 10; i++) {
+      const res = await t.fastify.inject({
+        method: 'GET',
+        url: `/artifactory/generic-slow/seq/${i}.txt`,
+        headers: sessionHeaders(admin),
+      })
+      expect(res.body).toBe(`file ${i}`)
+    }
+    expect(slow.connections).toBe(opened)
   })
 })

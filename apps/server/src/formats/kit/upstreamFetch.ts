@@ -7,6 +7,38 @@ import { RefusedAddress, resolveTarget } from '../../core/safeAddress.js'
 
 const MAX_REDIRECTS = 5
 
+/**
+ * Connections to upstreams, kept alive between requests (a cold install asks one upstream for
+ * hundreds of files), at most UPSTREAM_SOCKETS at once per upstream host and port: more requests
+ * wait for a free connection rather than open ever more.
+ */
+export const UPSTREAM_SOCKETS = 32
+const agentOptions = {
+  keepAlive: true,
+  maxSockets: UPSTREAM_SOCKETS,
+  maxFreeSockets: UPSTREAM_SOCKETS,
+  scheduling: 'lifo' as const,
+}
+const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
+
+/** What this node is fetching from upstreams right now, by key (the repository and the path). */
+const fetching = new Map<string, Promise<unknown>>()
+
+/**
+ * Runs `work` once for `key` however many callers ask while it runs: they all get its answer (or
+ * its error). One upstream fetch per missing file, whatever the number of clients asking for it.
+ */
+export function fetchOnce<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const running = fetching.get(key)
+  if (running) return running as Promise<T>
+  const started = work().finally(() => fetching.delete(key))
+  fetching.set(key, started)
+  return started
+}
+
+/** Errors of a kept-alive connection the upstream had closed meanwhile: the request is sent again once, on a new one. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED'])
+
 /** The upstream's URL, or a URL it redirected to, is refused (link-local or metadata address, not http). */
 export class RefusedUpstream extends HttpError {
   constructor(repoKey: string, refusal: RefusedAddress) {
@@ -32,6 +64,7 @@ function once(
   target: { address: string; family: 4 | 6 },
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
+  retried = false,
 ): Promise<Response> {
   const client = url.protocol === 'https:' ? https : http
   return new Promise((resolve, reject) => {
@@ -41,6 +74,7 @@ function once(
         method: 'GET',
         headers,
         signal,
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
         lookup: (_host, options, callback) => {
           if ((options as { all?: boolean }).all) callback(null, [target] as never, target.family)
           else callback(null, target.address, target.family)
@@ -53,14 +87,18 @@ function once(
         resolve(new Response(body as ReadableStream<Uint8Array> | null, { status, headers: toHeaders(response.headers) }))
       },
     )
-    request.on('error', reject)
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (request.reusedSocket && !retried && STALE_CONNECTION.has(error.code ?? '') && !signal?.aborted)
+        resolve(once(url, target, headers, signal, true))
+      else reject(error)
+    })
     request.end()
   })
 }
 
 /**
  * GET from a remote repository's upstream, the way `fetch` would, but every hop is checked first
- * (integrations/safeAddress.ts): an upstream URL, or a redirect, that leads to a link-local or
+ * (core/safeAddress.ts): an upstream URL, or a redirect, that leads to a link-local or
  * metadata address is refused (RefusedUpstream, 502) before anything is sent to it, and the
  * connection goes to the address that was checked, so DNS cannot answer differently in between.
  * Loopback and private addresses stay allowed: mirrors and other Troves live there. Credentials go

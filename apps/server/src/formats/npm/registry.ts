@@ -11,7 +11,7 @@ import type { Repository } from '../../storage/service.js'
 import { readTarGz } from '../kit/archive.js'
 import type { FormatContext } from '../kit/types.js'
 import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
-import { upstreamFetch } from '../kit/upstreamFetch.js'
+import { fetchOnce, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   declaredLicenses,
   dependenciesOf,
@@ -244,7 +244,7 @@ export class NpmRegistry {
     if (repo.rclass === 'remote') {
       const cached = await this.fctx.artifacts.servedFile(repo.key, path)
       if (cached) return cached
-      return this.fetchTarball(repo, name, file)
+      return fetchOnce(`npm\0${repo.key}\0${path}`, () => this.fetchTarball(repo, name, file))
     }
     for (const key of repo.members) {
       const member = await this.fctx.repos.get(key)

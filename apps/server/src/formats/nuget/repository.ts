@@ -6,7 +6,7 @@ import type { FileRow } from '../../storage/artifacts.js'
 import type { Repository } from '../../storage/service.js'
 import type { FormatContext } from '../kit/types.js'
 import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
-import { RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
+import { fetchOnce, RefusedUpstream, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   compareVersions,
   type DependencyGroup,
@@ -257,7 +257,9 @@ export class NuGetRepository {
     if (cached) return cached
     const holder = await this.fctx.repos.get(entry.repoKey)
     if (holder?.rclass !== 'remote' || holder.offline) return undefined
-    return this.fetchNupkg(holder, entry)
+    return fetchOnce(`nuget\0${holder.key}\0${entry.nuspec.id.toLowerCase()}\0${entry.nuspec.version.toLowerCase()}`, () =>
+      this.fetchNupkg(holder, entry),
+    )
   }
 
   /** The .nuspec of a version, as stored beside its .nupkg (a remote's fetched with it). */

@@ -7,7 +7,7 @@ import type { Repository } from '../../storage/service.js'
 import { readTarGz, readZip } from '../kit/archive.js'
 import type { FormatContext } from '../kit/types.js'
 import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
-import { upstreamFetch } from '../kit/upstreamFetch.js'
+import { fetchOnce, upstreamFetch } from '../kit/upstreamFetch.js'
 import {
   filetypeOf,
   normalizeName,
@@ -216,7 +216,7 @@ export class PypiRepository {
     if (repo.rclass === 'remote') {
       const cached = await this.fctx.artifacts.findFile(repo.key, path)
       if (cached || repo.offline) return cached
-      return this.fetchUpstreamFile(repo, path)
+      return fetchOnce(`pypi\0${repo.key}\0${path}`, () => this.fetchUpstreamFile(repo, path))
     }
     for (const key of repo.members) {
       const member = await this.fctx.repos.get(key)
