@@ -66,7 +66,7 @@ function instructions(text: string): Instruction[] {
 }
 
 /** The settings the server reads: the names in core/config.ts's schema. */
-const SETTINGS = new Set([...read('apps/server/src/config.ts').matchAll(/^\s+(TROVE_[A-Z0-9_]+):/gm)].map((m) => m[1]))
+const SETTINGS = new Set([...read('apps/server/src/core/config.ts').matchAll(/^\s+(TROVE_[A-Z0-9_]+):/gm)].map((m) => m[1]))
 
 describe('Containerfile', () => {
   const all = instructions(read('Containerfile'))
