@@ -30,7 +30,7 @@ import { S3Objects } from './core/s3Objects.js'
 import { SecretBox } from './core/secretBox.js'
 import { asPage, htmlIsPage, onlyFilesOn, securityHeaders } from './core/securityHeaders.js'
 import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
-import { type FormatContext, filesChangedHooks, formats, repositoryPathRoutes } from './formats/index.js'
+import { conditionalAnswers, type FormatContext, filesChangedHooks, formats, repositoryPathRoutes } from './formats/index.js'
 import {
   accessAdminRoutes,
   accessSelfRoutes,
@@ -233,6 +233,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     })
   }
 
+  // Validators and 304s on the package protocols' metadata, computed before compression.
+  conditionalAnswers(app)
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,

@@ -48,7 +48,7 @@ export function versionOrderOf(type: string): VersionOrder {
 
 // What the services above use of the formats' shared kit.
 export { deployFile, deployTarget, fileInfo, matrixParams } from './kit/files.js'
-export { rawBodies } from './kit/http.js'
+export { conditionalAnswers, rawBodies } from './kit/http.js'
 export { repositoryPathRoutes } from './kit/paths.js'
 export type {
   Advisories,

@@ -26,14 +26,27 @@ interface HelmVersionMetadata {
 const byVersionDesc = (a: IndexEntry, b: IndexEntry) =>
   semver.valid(a.version) && semver.valid(b.version) ? semver.rcompare(a.version, b.version) : b.version.localeCompare(a.version)
 
-/** A chart repository's index as Helm reads it (apiVersion v1, entries newest first). */
-export function indexYaml(entries: Entries, generated = new Date()): string {
+/**
+ * A chart repository's index as Helm reads it (apiVersion v1, entries newest first). `generated`
+ * is when its newest chart was added, so the same charts give the same bytes (and the same ETag).
+ */
+export function indexYaml(entries: Entries, generated = newestCreated(entries)): string {
   const sorted = Object.fromEntries(
     Object.keys(entries)
       .sort()
       .map((name) => [name, [...(entries[name] ?? [])].sort(byVersionDesc)]),
   )
   return YAML.stringify({ apiVersion: 'v1', entries: sorted, generated: generated.toISOString() })
+}
+
+function newestCreated(entries: Entries): Date {
+  let newest = 0
+  for (const list of Object.values(entries))
+    for (const e of list ?? []) {
+      const at = typeof e.created === 'string' ? Date.parse(e.created) : Number.NaN
+      if (at > newest) newest = at
+    }
+  return new Date(newest)
 }
 
 /** Helm chart repositories over Trove's repositories: uploads, the index, files, remote caching. */

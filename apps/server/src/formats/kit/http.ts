@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Principal } from '../../core/access.js'
 import { HttpError } from '../../core/errors.js'
@@ -49,4 +50,53 @@ export async function readBody(stream: NodeJS.ReadableStream, limit: number): Pr
 /** Sets the WWW-Authenticate challenge on 401s so clients (Maven, pip) send their credentials and retry. */
 export function challenge(reply: FastifyReply, error: unknown, realm = 'Trove'): void {
   if (error instanceof HttpError && error.status === 401) reply.header('www-authenticate', `Basic realm="${realm}"`)
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, as GET's revalidation uses; `*` names any). */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  const wanted = opaque(etag)
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted)
+}
+
+/** Validators of answers kept in memory (the formats' cached answers are the same Buffer each time). */
+const validators = new WeakMap<Buffer, string>()
+
+function validatorOf(payload: string | Buffer): string {
+  const known = typeof payload === 'string' ? undefined : validators.get(payload)
+  if (known) return known
+  const etag = `W/"${crypto.hash('sha1', payload, 'base64url')}"`
+  if (typeof payload !== 'string') validators.set(payload, etag)
+  return etag
+}
+
+/**
+ * Validators on the package clients' metadata answers (packuments, simple pages, indexes, Release
+ * files, tag lists…), for the routes of `app` that the format protocols registered: a GET or HEAD
+ * answered 200 with a body in memory gets a weak ETag of that body and `Cache-Control: no-cache`
+ * (`private` when the caller sent credentials) unless the route set its own, and a request whose
+ * If-None-Match names the answer's ETag (its own or the route's: manifests, stored files) is
+ * answered 304 without the body. Registered before compression, so the ETag is the content's.
+ */
+export function conditionalAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload
+    if (!request.routeOptions.config?.scopeCapped) return payload
+    let etag = reply.getHeader('etag') as string | undefined
+    if (!etag) {
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+      etag = validatorOf(payload)
+      reply.header('etag', etag)
+      if (!reply.hasHeader('cache-control')) {
+        const credentials = request.headers.authorization !== undefined || request.headers.cookie !== undefined
+        reply.header('cache-control', credentials ? 'private, no-cache' : 'no-cache')
+      }
+    }
+    if (!noneMatch(request.headers['if-none-match'], etag)) return payload
+    reply.code(304).removeHeader('content-length').removeHeader('content-type')
+    if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function')
+      (payload as { destroy: () => void }).destroy()
+    return ''
+  })
 }
