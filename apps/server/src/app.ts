@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import fastifyCompress from '@fastify/compress'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
+import { advisoryDatabaseNotice } from '@trove/contracts/scanner'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify'
 import {
   jsonSchemaTransform,
@@ -62,7 +63,14 @@ import { GitIntegrationService, integrationRoutes, vcsIntegrationRoutes } from '
 import { onboardingRoutes } from './services/onboarding/index.js'
 import { doctorRoutes, Operations, operationsRoutes } from './services/operations/index.js'
 import { packagesRoutes } from './services/packages/index.js'
-import { buildScanRoutes, npmBulkAdvisories, PolicyService, ScannerService, scannerRoutes } from './services/scanner/index.js'
+import {
+  buildScanRoutes,
+  databaseState,
+  npmBulkAdvisories,
+  PolicyService,
+  ScannerService,
+  scannerRoutes,
+} from './services/scanner/index.js'
 import { systemRoutes } from './services/system/index.js'
 import { packagesChanged, packagesChangedBy } from './storage/answerCache.js'
 import { ArtifactService } from './storage/artifacts.js'
@@ -353,7 +361,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     repos,
     artifacts: new ArtifactService(db.kysely, blobs, db.writes),
     baseUrl: (request) => config.baseUrl ?? `${request.protocol}://${request.host}`,
-    advisories: { npmBulk: (request, linkOf) => npmBulkAdvisories(db.kysely, request, linkOf) },
+    advisories: {
+      npmBulk: (request, linkOf) => npmBulkAdvisories(db.kysely, request, linkOf),
+      notice: async () => {
+        const state = await databaseState(db.kysely)
+        return advisoryDatabaseNotice(state.advisories, state.updatedAt)
+      },
+    },
   }
   fctx.artifacts.downloadHost = downloadHost
   for (const prefix of ['/api', '/artifactory/api']) await app.register(repositoryRoutes(fctx), { prefix })

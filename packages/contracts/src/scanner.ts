@@ -92,9 +92,29 @@ export interface AdvisoryImport {
   createdBy: string | null
 }
 
+/** After this many days without a successful import or sync, the advisory database counts as stale. */
+export const ADVISORY_DATABASE_STALE_DAYS = 7
+
+/**
+ * What Trove says wherever a clean result could be read as "no vulnerabilities" (npm audit's
+ * notice, the database screen) while the advisory database is empty or stale; null when current.
+ */
+export function advisoryDatabaseNotice(advisories: number, updatedAt: number | null, now = Date.now()): string | null {
+  if (advisories === 0)
+    return "Trove's advisory database is empty: no vulnerability can be reported until advisories are imported or a feed is synced"
+  if (updatedAt === null) return null
+  const days = Math.floor((now - updatedAt) / 86_400_000)
+  if (days < ADVISORY_DATABASE_STALE_DAYS) return null
+  return `Trove's advisory database was last updated ${days} days ago: vulnerabilities published since are not reported`
+}
+
 export interface AdvisoryDatabaseStatus {
   enabled: boolean
   advisories: number
+  /** When the last import or feed sync finished successfully (ms), null if none did. */
+  updatedAt: number | null
+  /** Said while the database is empty or stale (advisoryDatabaseNotice), else null. */
+  notice: string | null
   waiting: number
   feed: { url: string; intervalHours: number }
   imports: AdvisoryImport[]

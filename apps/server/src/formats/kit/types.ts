@@ -29,6 +29,8 @@ export interface Advisories {
     request: Record<string, string[]>,
     linkOf: (id: string, refs: { type: string; url: string }[]) => string,
   ): Promise<Record<string, NpmBulkAdvisory[]>>
+  /** What to tell a client along with an audit while the database is empty or stale (null: nothing). */
+  notice(): Promise<string | null>
 }
 
 /** Versions as an ecosystem's own tools order them, where the scanner needs that order. */

@@ -346,6 +346,11 @@ export const npmRoutes =
           if (what === 'npm' && method === 'POST' && more[0] === 'v1' && more[1] === 'security') {
             await authorize(fctx, request, 'read', repo.key)
             const route = more.slice(2).join('/')
+            if (route === 'advisories/bulk' || route === 'audits/quick' || route === 'audits') {
+              // npm prints a registry's npm-notice: a clean audit from an empty or stale database says so.
+              const notice = await fctx.advisories.notice()
+              if (notice) reply.header('npm-notice', notice)
+            }
             if (route === 'advisories/bulk') return reply.send(await bulkAudit(fctx, request, request.body))
             if (route === 'audits/quick' || route === 'audits') return reply.send(await quickAudit(fctx, request, request.body))
           }

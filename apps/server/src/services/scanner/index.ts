@@ -2,6 +2,7 @@
 export { buildScanRoutes } from './buildScan.js'
 export { PolicyService } from './policies.js'
 export {
+  databaseState,
   findingsPage,
   gitRepoCounts,
   latestVersionCounts,

@@ -306,3 +306,20 @@ export async function npmBulkAdvisories(
   }
   return out
 }
+
+/** How many advisories the database holds, and when an import or feed sync last finished successfully. */
+export async function databaseState(db: Kysely<Database>): Promise<{ advisories: number; updatedAt: number | null }> {
+  const [count, last] = await Promise.all([
+    db
+      .selectFrom('advisories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('advisory_imports')
+      .select((eb) => eb.fn.max('finished_at').as('at'))
+      .where('state', '=', 'done')
+      .executeTakeFirst(),
+  ])
+  const at = last?.at
+  return { advisories: Number(count?.n ?? 0), updatedAt: at === null || at === undefined ? null : Number(at) }
+}

@@ -1,13 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { advisoryDatabaseNotice } from '@trove/contracts/scanner'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { AppContext } from '../../core/context.js'
 import { HttpError, notFound } from '../../core/errors.js'
 import { IgnoreForm, PolicyForm, type PolicyService, WatchForm } from './policies.js'
-import { advisoryDetails, findingsPage, SCAN_SEVERITIES, scanStates } from './queries.js'
+import { advisoryDetails, databaseState, findingsPage, SCAN_SEVERITIES, scanStates } from './queries.js'
 import { CYCLONEDX_VERSIONS, loadSbomSource, SBOM_FORMATS, sbomFileName } from './sbom.js'
 import { cyclonedxDocument } from './sbomCyclonedx.js'
 import { spdxDocument } from './sbomSpdx.js'
@@ -221,9 +222,12 @@ export const scannerRoutes =
             .executeTakeFirst(),
           scanner.feedSettings(),
         ])
+        const state = await databaseState(k)
         return {
           enabled: scanner.enabled,
           advisories: Number(advisories?.n ?? 0),
+          updatedAt: state.updatedAt,
+          notice: advisoryDatabaseNotice(state.advisories, state.updatedAt),
           waiting: Number(waiting?.n ?? 0),
           feed,
           imports: imports.map((i) => ({

@@ -2,7 +2,7 @@ import { Notifications, notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { format, Messages } from '@trove/contracts/messages'
-import type { AdvisoryDatabaseStatus } from '@trove/contracts/scanner'
+import { type AdvisoryDatabaseStatus, advisoryDatabaseNotice } from '@trove/contracts/scanner'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json } from '../../test/fetchStub'
@@ -15,6 +15,8 @@ const API = '/ui/api/v1/xray/ui/admin'
 const EMPTY: AdvisoryDatabaseStatus = {
   enabled: true,
   advisories: 0,
+  updatedAt: null,
+  notice: null,
   waiting: 0,
   feed: { url: '', intervalHours: 24 },
   imports: [],
@@ -54,6 +56,15 @@ describe('the advisory database screen', { timeout: 40_000 }, () => {
     expect(row).toHaveTextContent('affected.0.package.ecosystem: expected a string')
     expect(screen.getByText(ScreenMessages.scannerFeedNone)).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Sync now' })).toBeDisabled()
+  })
+
+  it('says when the database is empty or stale, and nothing while it is current', async () => {
+    const notice = advisoryDatabaseNotice(0, null) as string
+    stubRoutes({ [`GET ${API}/database`]: () => json(200, { ...EMPTY, notice }) })
+    await render()
+    expect(await screen.findByRole('status')).toHaveTextContent(notice)
+    expect(advisoryDatabaseNotice(10, Date.UTC(2026, 10, 1), Date.UTC(2026, 11, 2))).toMatch(/last updated 31 days ago/)
+    expect(advisoryDatabaseNotice(10, Date.UTC(2026, 11, 1), Date.UTC(2026, 11, 2))).toBeNull()
   })
 
   it('uploads an OSV file as it is, named, and refuses other files before sending', async () => {

@@ -92,6 +92,11 @@ export function DatabasePage() {
               {ScreenMessages.scannerNotOnThisNode}
             </Alert>
           )}
+          {data.notice && (
+            <Alert color="yellow" variant="light" role="status">
+              {data.notice}
+            </Alert>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Stat label="Advisories" value={data.advisories} />
             <Stat label="Versions waiting for a scan" value={data.waiting} />
