@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, npmPublishBody, run, writeFiles } from '../../../test/clients.js'
+import { packagesBrowser } from '../../../test/packagesBrowser.js'
 import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
 
 /** The real npm client against a real Trove on a loopback port. */
@@ -374,6 +375,30 @@ describe('npm repositories with the npm client', () => {
       .executeTakeFirstOrThrow()
     expect(cached.repo_key).toBe('npm-remote')
     expect(cached.version_id).not.toBeNull()
+    // An older version's readme comes from its tarball (the upstream's packument has only the latest's).
+    const older = writeFiles(path.join(work, 'app3'), {
+      'package.json': JSON.stringify({ name: 'app3', version: '1.0.0', private: true }),
+    })
+    expect((await npm(['install', 'is-number@6.0.0'], older)).code).toBe(0)
+    const browser = packagesBrowser(t.fastify, admin)
+    expect(await browser.readme({ id: 'npm://is-number:6.0.0' })).toMatch(/is-number/)
+    // npm search shows a proxied package as the upstream published it: its date and its publisher.
+    const upstreamDoc = (await (await fetch(`${upstream}/is-number`)).json()) as {
+      time: Record<string, string>
+      'dist-tags': { latest: string }
+      versions: Record<string, { _npmUser?: { name: string } }>
+      maintainers?: { name: string }[]
+    }
+    const latest = upstreamDoc['dist-tags'].latest
+    const found = await npm(['search', 'is-number', '--json'], app)
+    expect(found.code, found.stderr).toBe(0)
+    const hit = (JSON.parse(found.stdout) as { name: string; date: string; publisher?: { username: string } }[]).find(
+      (p) => p.name === 'is-number',
+    )
+    expect(hit?.publisher?.username ?? '').toBe(
+      upstreamDoc.versions[latest]?._npmUser?.name ?? upstreamDoc.maintainers?.[0]?.name ?? '',
+    )
+    expect(new Date(hit?.date ?? 0).toISOString()).toBe(new Date(upstreamDoc.time[latest] as string).toISOString())
     // Offline, the remote answers from its cache only.
     await t.fastify.inject({
       method: 'POST',

@@ -255,6 +255,22 @@ export class NpmRegistry {
     return undefined
   }
 
+  /** The readme a stored tarball holds (`package/README.md` and the like), or null; an unreadable tarball has none. */
+  private async tarballReadme(sha256: string): Promise<string | null> {
+    try {
+      const entries = await readTarGz(await this.fctx.blobs.localFile(sha256), {
+        want: (n) => /^[^/]+\/readme(\.(md|markdown|txt))?$/i.test(n),
+        maxExpandedBytes: this.fctx.config.repositories.archiveMaxExpandedBytes,
+        maxEntryBytes: 1024 * 1024,
+        enough: (_name, found) => found.size > 0,
+      })
+      const readme = [...entries.values()][0]
+      return readme ? readme.toString('utf8') : null
+    } catch {
+      return null
+    }
+  }
+
   private async fetchTarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
     if (repo.offline) return undefined
     const packument = await this.remotePackument(repo, name)
@@ -278,6 +294,11 @@ export class NpmRegistry {
     const blob = await this.fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), {
       sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
     })
+    // The upstream's packument carries only the latest version's readme: any version's is in its tarball.
+    const ownReadme =
+      packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' && packument.readme
+        ? packument.readme
+        : await this.tarballReadme(blob.sha256)
     await this.fctx.artifacts
       .recordVersion(
         {
@@ -286,7 +307,7 @@ export class NpmRegistry {
           name,
           version,
           description: typeof manifest.description === 'string' ? manifest.description : '',
-          readme: packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' ? packument.readme : null,
+          readme: ownReadme,
           licenses: declaredLicenses(manifest),
           tags: keywordsOf(manifest),
           dependencies: dependenciesOf(manifest),

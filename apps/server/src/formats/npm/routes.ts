@@ -242,15 +242,18 @@ export const npmRoutes =
       const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()
       const rows = await base
         .select(['p.id', 'p.name', 'p.description', 'p.latest_version', 'p.modified_at', 'p.downloads'])
-        .select((eb) =>
-          eb
-            .selectFrom('package_versions as lv')
-            .select('lv.created_by')
-            .whereRef('lv.package_id', '=', 'p.id')
-            .whereRef('lv.version', '=', 'p.latest_version')
-            .limit(1)
-            .as('created_by'),
-        )
+        .select((eb) => {
+          // Of the latest version (in one of the repositories searched): who published it, when, and its manifest.
+          const latest = <C extends 'created_by' | 'created_at' | 'metadata'>(column: C) =>
+            eb
+              .selectFrom('package_versions as lv')
+              .select(`lv.${column}` as `lv.${C}`)
+              .whereRef('lv.package_id', '=', 'p.id')
+              .whereRef('lv.version', '=', 'p.latest_version')
+              .where('lv.repo_key', 'in', keys.length > 0 ? keys : [''])
+              .limit(1)
+          return [latest('created_by').as('created_by'), latest('created_at').as('created_at'), latest('metadata').as('metadata')]
+        })
         .orderBy('p.lowercase_name')
         .limit(size)
         .offset(from)
@@ -266,6 +269,30 @@ export const npmRoutes =
             )
             .execute()
         : []
+      // A version proxied from an upstream was published there: its date and people are the upstream's.
+      const people = (r: (typeof rows)[number]) => {
+        const manifest = (() => {
+          try {
+            return JSON.parse(r.metadata ?? '{}') as Manifest
+          } catch {
+            return {} as Manifest
+          }
+        })()
+        const listed = Array.isArray(manifest.maintainers)
+          ? (manifest.maintainers as { name?: unknown; email?: unknown }[])
+              .filter((m) => m && typeof m.name === 'string')
+              .map((m) => ({ username: m.name as string, email: typeof m.email === 'string' ? m.email : '' }))
+          : []
+        const npmUser = manifest._npmUser as { name?: unknown; email?: unknown } | undefined
+        const publisher = r.created_by ?? (typeof npmUser?.name === 'string' ? npmUser.name : listed[0]?.username) ?? ''
+        return {
+          publisher: {
+            username: publisher,
+            ...(typeof npmUser?.email === 'string' && !r.created_by ? { email: npmUser.email } : {}),
+          },
+          maintainers: r.created_by ? [{ username: r.created_by, email: '' }] : listed,
+        }
+      }
       return reply.send({
         objects: rows.map((r) => ({
           package: {
@@ -274,10 +301,9 @@ export const npmRoutes =
             version: r.latest_version,
             description: r.description,
             keywords: tags.filter((t) => t.package_id === r.id).map((t) => t.tag),
-            date: new Date(r.modified_at).toISOString(),
+            date: new Date(Number(r.created_at ?? r.modified_at)).toISOString(),
             links: { npm: `${repoUrl(request, repo.key)}/${r.name}` },
-            publisher: { username: r.created_by ?? '' },
-            maintainers: r.created_by ? [{ username: r.created_by, email: '' }] : [],
+            ...people(r),
           },
           downloads: { monthly: Number(r.downloads), weekly: Number(r.downloads) },
           score: { final: 1, detail: { quality: 1, popularity: 1, maintenance: 1 } },
