@@ -132,7 +132,7 @@ async function timedInstalls(registryUrl, token, pkgs) {
 }
 
 /** Verdaccio 6.8 from the npm registry, installed once into bench/.verdaccio (its own tree: it needs an override). */
-async function verdaccioBin() {
+export async function verdaccioBin() {
   const home = new URL('../.verdaccio/', import.meta.url).pathname
   const bin = path.join(home, 'node_modules/verdaccio/bin/verdaccio')
   if (fs.existsSync(bin)) return bin

@@ -20,6 +20,7 @@ import { benchRestore } from './reliability-restore.mjs'
 import { benchRepositories } from './repositories.mjs'
 import { benchScanner } from './scanner.mjs'
 import { benchShell } from './shell.mjs'
+import { benchUpstream } from './upstream.mjs'
 
 /** Each area adds its suite here: a function that measures and reports rows. */
 const suites = {
@@ -43,6 +44,7 @@ const suites = {
   'cluster-kill': benchClusterKill,
   cluster: benchCluster,
   distribution: benchDistribution,
+  upstream: benchUpstream,
 }
 
 const wanted = process.argv.slice(2)

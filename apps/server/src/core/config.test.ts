@@ -1,7 +1,8 @@
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig, webDirFrom } from './config.js'
 
 describe('loadConfig', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -12,6 +13,11 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
     expect(config.adminPassword).toBeUndefined()
     expect(config.log).toMatchObject({ level: 'info', stdout: true, maxSize: 10 * 1024 * 1024 })
+    // The built console, whether the server runs from its sources or from its build.
+    const server = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+    const built = path.resolve(server, '../web/dist')
+    expect(config.webDir).toBe(built)
+    expect(webDirFrom(path.join(server, 'dist/src/core'))).toBe(built)
   })
 
   it('reads every variable', () => {

@@ -6,8 +6,10 @@ import { SERVICE_TYPES, type ServiceType } from '@trove/contracts/operations'
 import { z } from 'zod'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-/** The built console, wherever the server runs from (src/ in tests, dist/src/ when built). */
-const defaultWebDir = path.resolve(here, here.includes(`${path.sep}dist${path.sep}`) ? '../../../web/dist' : '../../web/dist')
+/** The built console (apps/web/dist), from the folder this module runs in: src/core/ in tests, dist/src/core/ when built. */
+export const webDirFrom = (folder: string) =>
+  path.resolve(folder, folder.includes(`${path.sep}dist${path.sep}`) ? '../../../../web/dist' : '../../../web/dist')
+const defaultWebDir = webDirFrom(here)
 
 const port = z.coerce
   .number({ error: 'expected a whole number between 0 and 65535' })
