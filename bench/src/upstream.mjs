@@ -15,7 +15,7 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import { run } from './exec.mjs'
 import { verdaccioBin } from './repositories.mjs'
-import { freePort, startServer } from './server.mjs'
+import { freePort, signInAdmin, startServer } from './server.mjs'
 import { median } from './stats.mjs'
 
 const require = createRequire(import.meta.url)
@@ -134,17 +134,7 @@ async function coldInstall(registry, token, roots) {
 
 async function startTrove() {
   const server = await startServer({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD })
-  const login = await fetch(`${server.url}/ui/api/v1/ui/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
-  })
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const csrf = /trove_csrf=([^;]+)/.exec(cookie)?.[1] ?? ''
-  const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }
+  const headers = await signInAdmin(server.url, ADMIN_PASSWORD)
   const { access_token: token } = await (
     await fetch(`${server.url}/ui/api/v1/ui/userIdentifyToken/admin`, {
       method: 'POST',
