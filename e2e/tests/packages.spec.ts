@@ -225,6 +225,34 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
   // The digest is the manifest's sha256.
   const manifestName = JSON.parse(fs.readFileSync(path.join(layout, 'index.json'), 'utf8')).manifests[0].digest as string
   await expect(page.getByTestId('digest')).toHaveText(manifestName)
+  // An SBOM attached to the image (OCI 1.1, as oras attach pushes it) is listed under the layers.
+  const bearer = { authorization: `Bearer ${token}` }
+  const blob = async (body: string) => {
+    const digest = `sha256:${crypto.createHash('sha256').update(body).digest('hex')}`
+    const res = await page.request.post(`/v2/${repo}/${image}/blobs/uploads/?digest=${digest}`, {
+      headers: { ...bearer, 'content-type': 'application/octet-stream' },
+      data: Buffer.from(body),
+    })
+    expect(res.status()).toBe(201)
+    return { digest, size: Buffer.byteLength(body) }
+  }
+  const subjectBody = fs.readFileSync(path.join(layout, 'blobs/sha256', manifestName.slice(7)))
+  const sbom = {
+    schemaVersion: 2,
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    artifactType: 'application/spdx+json',
+    config: { mediaType: 'application/vnd.oci.empty.v1+json', ...(await blob('{}')) },
+    layers: [{ mediaType: 'application/spdx+json', ...(await blob('{"spdxVersion":"SPDX-2.3"}')) }],
+    subject: { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: manifestName, size: subjectBody.length },
+  }
+  const attached = await page.request.put(`/v2/${repo}/${image}/manifests/sbom`, {
+    headers: { ...bearer, 'content-type': sbom.mediaType },
+    data: Buffer.from(JSON.stringify(sbom)),
+  })
+  expect(attached.status()).toBe(201)
+  expect(attached.headers()['oci-subject']).toBe(manifestName)
+  await page.reload()
+  await expect(page.getByRole('table', { name: 'Referrers' })).toContainText('application/spdx+json')
   await page.screenshot({ path: test.info().outputPath('docker-layers.png'), fullPage: true })
   fs.rmSync(work, { recursive: true, force: true })
 })

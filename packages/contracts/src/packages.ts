@@ -365,6 +365,16 @@ export const DockerLayersResponse = z
       created: z.string().nullable(),
     }),
     layers: z.array(DockerLayer),
+    /** OCI 1.1: what refers to the tag's manifest (signatures, SBOMs, attestations). */
+    referrers: z.array(
+      z.object({
+        digest: z.string(),
+        artifactType: z.string().nullable(),
+        mediaType: z.string(),
+        size: z.number(),
+        created: z.string().nullable(),
+      }),
+    ),
   })
   .meta({ id: 'DockerLayersResponse' })
 export type DockerLayersResponse = z.infer<typeof DockerLayersResponse>

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { accessToken, createRepo, listen, run, skopeo as skopeoIn } from '../../../test/clients.js'
 import { writeOciImage } from '../../../test/ociImage.js'
 import { packagesBrowser } from '../../../test/packagesBrowser.js'
-import { ADMIN_PASSWORD, createTestApp, type Session, signIn, type TestApp, tempDir } from '../../../test/testApp.js'
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  type Session,
+  sessionHeaders,
+  signIn,
+  type TestApp,
+  tempDir,
+} from '../../../test/testApp.js'
 import type { TagMetadata } from './index.js'
 import { MEDIA } from './manifest.js'
 
@@ -313,6 +321,32 @@ describe('docker/oci registry', () => {
           digest: sig.digest,
           size: sig.size,
           artifactType: 'application/vnd.dev.cosign.artifact.sig.v1+json',
+        },
+      ]),
+    )
+    // The packages browser's layers view of the tag lists them too.
+    const view = await t.fastify.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/views/dockerv2',
+      headers: sessionHeaders(admin),
+      payload: { repoKey: 'docker-local', path: 'signed/v1/manifest.json' },
+    })
+    expect(view.statusCode, view.body).toBe(200)
+    expect(view.json().referrers).toEqual(
+      expect.arrayContaining([
+        {
+          digest: sbom.digest,
+          artifactType: 'application/spdx+json',
+          mediaType: MEDIA.ociManifest,
+          size: sbom.size,
+          created: '2026-12-02T00:00:00Z',
+        },
+        {
+          digest: sig.digest,
+          artifactType: 'application/vnd.dev.cosign.artifact.sig.v1+json',
+          mediaType: MEDIA.ociManifest,
+          size: sig.size,
+          created: null,
         },
       ]),
     )

@@ -15,16 +15,14 @@ import { BucketUploads } from './bucketUploads.js'
 import { OciError, sendOciError } from './errors.js'
 import { dockerLayers } from './layers.js'
 import { blobPath, manifestPath, tagPath } from './layout.js'
-import { configSummary, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
+import { configSummary, type Descriptor, DIGEST, IMAGE_NAME, MANIFEST_TYPES, parseManifest, TAG } from './manifest.js'
+import { ARTIFACT_TYPE_PROPERTY, referrersOf, SUBJECT_PROPERTY } from './referrers.js'
 import { REGISTRY_TOKEN_TTL_S, RegistryTokens } from './tokens.js'
 import { type HeldUpload, type UploadStore, Uploads } from './uploads.js'
 import { fetchBlob, fetchManifest } from './upstream.js'
 import { imageVersionFiles } from './versionFiles.js'
 
 const TYPE = 'docker'
-/** The file property naming the manifest a referrer's subject is (OCI 1.1), and its artifact type. */
-const SUBJECT_PROPERTY = 'oci.subject'
-const ARTIFACT_TYPE_PROPERTY = 'oci.artifactType'
 const MEDIA_INDEX = 'application/vnd.oci.image.index.v1+json'
 const MEDIA_INDEX_TYPES = [MEDIA_INDEX, 'application/vnd.docker.distribution.manifest.list.v2+json']
 const MANIFEST_LIMIT = 4 * 1024 * 1024
@@ -553,32 +551,13 @@ const dockerRoutes =
       await authorize(request, reply, 'read', repo, image)
       if (!DIGEST.test(digest)) throw new OciError(400, 'DIGEST_INVALID', `${digest} is not a sha256 digest`)
       const keys = (await readOrder(repo)).map((r) => r.key)
-      const rows = await fctx.db.kysely
-        .selectFrom('files as f')
-        .innerJoin('file_properties as p', 'p.file_id', 'f.id')
-        .select(['f.id', 'f.sha256', 'f.size', 'f.mime_type'])
-        .where('f.repo_key', 'in', keys)
-        .where('f.path', 'like', `${image.replace(/[\\%_]/g, (c) => `\\${c}`)}/@manifests/%`)
-        .where('p.name', '=', SUBJECT_PROPERTY)
-        .where('p.value', '=', digest)
-        .execute()
-      const manifests = new Map<string, Record<string, unknown>>()
-      for (const row of rows) {
-        if (manifests.has(row.sha256)) continue
-        const body = JSON.parse(await fctx.blobs.readText(row.sha256)) as Record<string, unknown>
-        const parsed = parseManifest(Buffer.from(JSON.stringify(body)), row.mime_type)
-        manifests.set(row.sha256, {
-          mediaType: row.mime_type,
-          digest: `sha256:${row.sha256}`,
-          size: Number(row.size),
-          ...(parsed.artifactType ? { artifactType: parsed.artifactType } : {}),
-          ...(parsed.annotations ? { annotations: parsed.annotations } : {}),
-        })
-      }
+      const manifests = new Map<string, Descriptor>(
+        (await referrersOf(fctx, keys, image, digest)).map((d) => [hexOf(d.digest), d]),
+      )
       const fallback = await findManifest(repo, image, `sha256-${hexOf(digest)}`).catch(() => undefined)
       if (fallback && MEDIA_INDEX_TYPES.includes(fallback.file.mime_type)) {
         const index = parseManifest(Buffer.from(await fctx.blobs.readText(fallback.file.sha256)), fallback.file.mime_type)
-        for (const d of index.manifests) if (!manifests.has(hexOf(d.digest))) manifests.set(hexOf(d.digest), { ...d })
+        for (const d of index.manifests) if (!manifests.has(hexOf(d.digest))) manifests.set(hexOf(d.digest), d)
       }
       const wanted = (request.query as { artifactType?: string }).artifactType
       const listed = [...manifests.values()].filter((d) => wanted === undefined || d.artifactType === wanted)

@@ -2,6 +2,7 @@ import type { DockerLayersResponse } from '@trove/contracts/packages'
 import { badRequest } from '../../core/errors.js'
 import type { FormatContext, StoredFile } from '../kit/types.js'
 import { configSummary, parseManifest } from './manifest.js'
+import { referrersOf } from './referrers.js'
 
 type Summary = ReturnType<typeof configSummary>
 const hexOf = (digest: string) => digest.replace(/^sha256:/, '')
@@ -14,6 +15,7 @@ const hexOf = (digest: string) => digest.replace(/^sha256:/, '')
 export async function dockerLayers(fctx: FormatContext, file: StoredFile): Promise<DockerLayersResponse> {
   if (!file.path.endsWith('/manifest.json')) throw badRequest('path: expected the manifest.json of an image tag')
   const title = file.path.slice(0, -'/manifest.json'.length).replace(/\/([^/]+)$/, ':$1')
+  const image = file.path.split('/').slice(0, -2).join('/')
   let manifest = parseManifest(Buffer.from(await fctx.blobs.readText(file.sha256)), undefined)
   let totalSize = file.size
   if (manifest.isIndex) {
@@ -52,6 +54,13 @@ export async function dockerLayers(fctx: FormatContext, file: StoredFile): Promi
       created: l.created ?? null,
       command: l.command ?? null,
       emptyLayer: false,
+    })),
+    referrers: (await referrersOf(fctx, [file.repo_key], image, `sha256:${file.sha256}`)).map((r) => ({
+      digest: r.digest,
+      artifactType: r.artifactType ?? null,
+      mediaType: r.mediaType,
+      size: r.size,
+      created: r.annotations?.['org.opencontainers.image.created'] ?? null,
     })),
   }
 }

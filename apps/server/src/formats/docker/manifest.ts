@@ -20,6 +20,9 @@ export interface Descriptor {
   size: number
   urls?: string[]
   platform?: { architecture?: string; os?: string; variant?: string }
+  /** OCI 1.1: in an index, or a referrers list, what kind of artifact the manifest is. */
+  artifactType?: string
+  annotations?: Record<string, string>
 }
 
 export interface ParsedManifest {

@@ -326,6 +326,30 @@ function DockerLayersTab({ lead }: { lead: ArtifactRef }) {
           ))}
         </Table.Tbody>
       </Table>
+      {layers.data.referrers.length > 0 && (
+        <Table aria-label="Referrers" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Referrer</Table.Th>
+              <Table.Th>Digest</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>Created</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {layers.data.referrers.map((r) => (
+              <Table.Tr key={r.digest}>
+                <Table.Td>{r.artifactType ?? r.mediaType}</Table.Td>
+                <Table.Td>
+                  <Code>{r.digest.replace(/^sha256:/, '').slice(0, 12)}</Code>
+                </Table.Td>
+                <Table.Td>{formatSize(r.size)}</Table.Td>
+                <Table.Td>{r.created ?? '—'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
     </Stack>
   )
 }
