@@ -24,6 +24,27 @@ const deploy = async (page: Page, repo: string, file: string) =>
 const actionsOn = async (page: Page, repo: string) =>
   (await (await page.request.get(`/ui/api/v1/ui/access/repositories/${repo}/actions`)).json()).actions
 
+test('the forms for a new user, group and permission open clean: no call for an empty name, no error', async ({ page }) => {
+  await signInAsAdmin(page)
+  for (const [url, field] of [
+    ['/ui/admin/management/users/new', 'User name'],
+    ['/ui/admin/management/groups/new', 'Group name'],
+    ['/ui/admin/management/permissions/create', 'Permission name'],
+  ] as const) {
+    const refused: string[] = []
+    const listen = (response: import('@playwright/test').Response) => {
+      if (response.url().includes('/ui/api/') && response.status() >= 400) refused.push(`${response.status()} ${response.url()}`)
+    }
+    page.on('response', listen)
+    await page.goto(url)
+    await expect(page.getByRole('textbox', { name: field })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    page.off('response', listen)
+    expect(refused, url).toEqual([])
+    await expect(page.getByText(/Invalid request/)).toHaveCount(0)
+  }
+})
+
 test('an admin creates a user, a group and a permission; the user then can and cannot do exactly that', async ({
   browser,
   page,

@@ -141,3 +141,17 @@ test('an admin connects GitLab, picks two repositories for the scanner, they are
   await expect(row).toContainText('Security scanner')
   await shoot(page, 'git-vendor-table')
 })
+
+test('the repository selection opened without an integration says where to pick one, and calls nothing', async ({ page }) => {
+  await signInAt(page, server.url)
+  const refused: string[] = []
+  page.on('response', (r) => {
+    if (r.url().includes('/ui/api/') && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`)
+  })
+  await page.goto(`${server.url}/ui/gitRepoScan/selectRepos`)
+  await expect(page.getByRole('status').filter({ hasText: 'Repositories are selected per git integration' })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(refused).toEqual([])
+  await page.getByRole('status').getByRole('link', { name: 'Integrations' }).click()
+  await expect(page).toHaveURL(/\/ui\/integrations$/)
+})

@@ -26,6 +26,11 @@ test('an admin quick-creates the npm samples, makes, edits and deletes repositor
   await expect(table.getByRole('row', { name: /builds-local/ })).toContainText('CI outputs')
   await expect(table.getByRole('row', { name: /builds-local/ }).getByRole('cell', { name: 'Generic', exact: true })).toBeVisible()
   await expect(table.getByRole('row', { name: /npm-local/ }).getByRole('cell', { name: 'npm', exact: true })).toBeVisible()
+  // Each row shows what its client is configured with, as set-me-up writes it.
+  const origin = new URL(page.url()).origin
+  await expect(table.getByRole('row', { name: /npm-local/ })).toContainText(`${origin}/api/npm/npm-local/`)
+  await expect(table.getByRole('row', { name: /builds-local/ })).toContainText(`${origin}/artifactory/builds-local`)
+  await expect(table.getByRole('button', { name: 'Copy the URL of npm-local' })).toBeVisible()
 
   await table.getByRole('button', { name: 'Edit builds-local' }).click()
   await expect(page.getByRole('heading', { name: 'Edit Local Repository builds-local' })).toBeVisible()

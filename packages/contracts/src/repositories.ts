@@ -90,6 +90,8 @@ export const RepositorySummary = z
     type: z.enum(['LOCAL', 'REMOTE', 'VIRTUAL']),
     description: z.string(),
     url: z.string(),
+    /** What the repository's package client is configured with (clientUrlOf): the console shows it. */
+    clientUrl: z.string(),
     packageType: z.string(),
   })
   .meta({ id: 'RepositorySummary' })

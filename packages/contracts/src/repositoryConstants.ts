@@ -134,3 +134,33 @@ export const SAMPLE_REPOSITORIES: Record<PackageTypeName, { key: string; rclass:
     { key: 'nuget-virtual', rclass: 'virtual' },
   ],
 }
+
+/**
+ * The URL a repository's package client is configured with, by package type: what set-me-up
+ * writes (a registry, an index, a proxy, an image prefix), not the repository's storage path.
+ */
+export function clientUrlOf(baseUrl: string, packageType: string, repoKey: string): string {
+  switch (packageType) {
+    case 'npm':
+      return `${baseUrl}/api/npm/${repoKey}/`
+    case 'pypi':
+      return `${baseUrl}/api/pypi/${repoKey}/simple`
+    case 'docker':
+      return `${new URL(baseUrl).host}/${repoKey}`
+    case 'helm':
+      return `${baseUrl}/api/helm/${repoKey}`
+    case 'go':
+      return `${baseUrl}/api/go/${repoKey}`
+    case 'cargo':
+      return `sparse+${baseUrl}/api/cargo/${repoKey}/index/`
+    case 'gems':
+      return `${baseUrl}/api/gems/${repoKey}`
+    case 'composer':
+      return `${baseUrl}/api/composer/${repoKey}`
+    case 'nuget':
+      return `${baseUrl}/api/nuget/v3/${repoKey}/index.json`
+    default:
+      // Maven, generic and Debian clients use the repository's own path.
+      return `${baseUrl}/artifactory/${repoKey}`
+  }
+}

@@ -3,7 +3,7 @@
  * repository, for the console's panel and for the tests that run each real client with it. No zod:
  * the console's panel stays light.
  */
-import type { PackageTypeName, RepoClassName } from './repositoryConstants.js'
+import { clientUrlOf, type PackageTypeName, type RepoClassName } from './repositoryConstants.js'
 
 /** What the snippets are written for. */
 export interface SetMeUpTarget {
@@ -43,7 +43,7 @@ const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 const xml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 
 function npm(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const registry = `${t.baseUrl}/api/npm/${t.repoKey}/`
+  const registry = clientUrlOf(t.baseUrl, 'npm', t.repoKey)
   const snippets: SetMeUpSnippet[] = [
     {
       id: 'npmrc',
@@ -60,7 +60,7 @@ function npm(t: SetMeUpTarget): SetMeUpSnippet[] {
 }
 
 function pypi(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const url = new URL(`${t.baseUrl}/api/pypi/${t.repoKey}/simple`)
+  const url = new URL(clientUrlOf(t.baseUrl, 'pypi', t.repoKey))
   url.username = t.user
   url.password = secret(t)
   const snippets: SetMeUpSnippet[] = [
@@ -173,7 +173,7 @@ function generic(t: SetMeUpTarget): SetMeUpSnippet[] {
 }
 
 function helm(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const url = `${t.baseUrl}/api/helm/${t.repoKey}`
+  const url = clientUrlOf(t.baseUrl, 'helm', t.repoKey)
   const snippets: SetMeUpSnippet[] = [
     {
       id: 'helm-repo',
@@ -194,7 +194,7 @@ function helm(t: SetMeUpTarget): SetMeUpSnippet[] {
 }
 
 function go(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const proxy = `${t.baseUrl}/api/go/${t.repoKey}`
+  const proxy = clientUrlOf(t.baseUrl, 'go', t.repoKey)
   // The go command sends credentials to a proxy over HTTPS only (from ~/.netrc; never in a plain-HTTP URL).
   const insecure = new URL(t.baseUrl).protocol === 'http:'
   const snippets: SetMeUpSnippet[] = [
@@ -287,7 +287,7 @@ function cargo(t: SetMeUpTarget): SetMeUpSnippet[] {
 }
 
 function gems(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const url = `${t.baseUrl}/api/gems/${t.repoKey}`
+  const url = clientUrlOf(t.baseUrl, 'gems', t.repoKey)
   const withCredentials = new URL(`${url}/`)
   withCredentials.username = t.user
   withCredentials.password = secret(t)
@@ -316,7 +316,7 @@ function gems(t: SetMeUpTarget): SetMeUpSnippet[] {
 }
 
 function composer(t: SetMeUpTarget): SetMeUpSnippet[] {
-  const url = `${t.baseUrl}/api/composer/${t.repoKey}`
+  const url = clientUrlOf(t.baseUrl, 'composer', t.repoKey)
   // Composer keys credentials by host (with the port when there is one), as it sends them.
   const host = new URL(t.baseUrl).host
   // Composer refuses plain-HTTP repositories unless secure-http is off for the project.
@@ -390,7 +390,7 @@ function debian(t: SetMeUpTarget): SetMeUpSnippet[] {
 
 function nuget(t: SetMeUpTarget): SetMeUpSnippet[] {
   const v2 = `${t.baseUrl}/api/nuget/${t.repoKey}`
-  const v3 = `${t.baseUrl}/api/nuget/v3/${t.repoKey}/index.json`
+  const v3 = clientUrlOf(t.baseUrl, 'nuget', t.repoKey)
   // The API key Trove takes is a token or user:password; user:token works for both.
   const apiKey = quote(`${t.user}:${secret(t)}`)
   const insecure = new URL(t.baseUrl).protocol === 'http:' ? ' --allow-insecure-connections' : ''

@@ -53,16 +53,32 @@ describe('repositories REST API', () => {
     expect(virtual.json()).toMatchObject({ repositories: ['npm-local', 'npm-remote'], defaultDeploymentRepo: 'npm-local' })
 
     const list = await t.fastify.inject({ url: '/api/repositories', headers: { authorization: basic } })
+    // `url` as tools expect it (a remote's upstream); `clientUrl` what npm is configured with, for every class.
     expect(list.json()).toEqual([
-      { key: 'npm', type: 'VIRTUAL', description: '', url: expect.stringMatching(/\/artifactory\/npm$/), packageType: 'Npm' },
+      {
+        key: 'npm',
+        type: 'VIRTUAL',
+        description: '',
+        url: expect.stringMatching(/\/artifactory\/npm$/),
+        clientUrl: expect.stringMatching(/^http:\/\/[^/]+\/api\/npm\/npm\/$/),
+        packageType: 'Npm',
+      },
       {
         key: 'npm-local',
         type: 'LOCAL',
         description: 'ours',
         url: expect.stringMatching(/\/artifactory\/npm-local$/),
+        clientUrl: expect.stringMatching(/\/api\/npm\/npm-local\/$/),
         packageType: 'Npm',
       },
-      { key: 'npm-remote', type: 'REMOTE', description: '', url: 'http://upstream.invalid/registry', packageType: 'Npm' },
+      {
+        key: 'npm-remote',
+        type: 'REMOTE',
+        description: '',
+        url: 'http://upstream.invalid/registry',
+        clientUrl: expect.stringMatching(/\/api\/npm\/npm-remote\/$/),
+        packageType: 'Npm',
+      },
     ])
     const locals = await t.fastify.inject({ url: '/api/repositories?type=local', headers: { authorization: basic } })
     expect(locals.json().map((r: { key: string }) => r.key)).toEqual(['npm-local'])

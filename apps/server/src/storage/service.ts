@@ -9,7 +9,7 @@ import {
   type RepositorySummary,
   SAMPLE_REPOSITORIES,
 } from '@trove/contracts/repositories'
-import { DEFAULT_UPSTREAMS } from '@trove/contracts/repositoryConstants'
+import { clientUrlOf, DEFAULT_UPSTREAMS } from '@trove/contracts/repositoryConstants'
 import type { Kysely } from 'kysely'
 import { badRequest, conflict, notFound } from '../core/errors.js'
 import { resolveTarget, Unresolved } from '../core/safeAddress.js'
@@ -130,6 +130,7 @@ export class RepositoryService {
       type: r.rclass.toUpperCase() as RepositorySummary['type'],
       description: r.description,
       url: r.rclass === 'remote' && r.url ? r.url : repositoryUrl(baseUrl, r.key),
+      clientUrl: clientUrlOf(baseUrl, r.package_type, r.key),
       packageType: PACKAGE_TYPE_LABELS[r.package_type as PackageType] ?? r.package_type,
     }))
   }

@@ -16,9 +16,11 @@ async function adminOnly({ context }: { context: unknown }) {
   }
 }
 
-const parseScanSearch = (search: Record<string, unknown>) => ({
-  vcsType: typeof search.vcsType === 'string' ? search.vcsType : '',
-  integrationId: typeof search.integrationId === 'string' ? search.integrationId : '',
+/** The router reads `?integrationId=3` as the number 3: an id is taken as text either way. */
+const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '')
+export const parseScanSearch = (search: Record<string, unknown>) => ({
+  vcsType: text(search.vcsType),
+  integrationId: text(search.integrationId),
 })
 
 /** The vendor table (integrations.vendor.list) and the scanner's repository selection (gitRepoScan.selectRepos). */

@@ -60,6 +60,14 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       },
     }),
     adminChild('artifactory/list', 'admin.artifactory', 'Administration', screen('admin-menu', shellScreens, 'AdminMenuScreen')),
+    // The configure shortcut to integrations (shell §2.2): set up from the catalogue, where each has its set-up action.
+    createRoute({
+      getParentRoute: () => adminRoute,
+      path: 'configuration/integrations',
+      beforeLoad: () => {
+        throw redirect({ to: '/integrations', replace: true })
+      },
+    }),
     adminChild(
       'configuration/general',
       'admin.configuration.general',
@@ -215,6 +223,14 @@ export function shellRoutes(appLayout: AppLayoutRoute) {
       beforeLoad: ({ params }) => {
         const rest = (params as { _splat?: string })._splat ?? ''
         throw redirect({ to: '/artifacts/browse/$', params: { _splat: `tree/General/${rest}` }, replace: true })
+      },
+    }),
+    // Onboarding links to /projects (shell §2.2): the projects list.
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: '/projects',
+      beforeLoad: () => {
+        throw redirect({ to: '/admin/projects/list', replace: true })
       },
     }),
     ...buildsRoutes(appLayout),

@@ -1,5 +1,5 @@
-import { Alert, Badge, Button, Checkbox, Code, Group, Skeleton, Table, Text } from '@mantine/core'
-import { useSearch } from '@tanstack/react-router'
+import { Alert, Anchor, Badge, Button, Checkbox, Code, Group, Skeleton, Table, Text } from '@mantine/core'
+import { Link, useSearch } from '@tanstack/react-router'
 import { type GitRepoScan, gitVendor, type SelectedRepository } from '@trove/contracts/gitIntegrations'
 import { format, Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
@@ -129,6 +129,20 @@ export function SelectReposPage() {
     })
   const error = repositories.error ?? selected.error ?? save.error
   const data = repositories.data
+  // Opened without an integration (a bookmark, a typed address): say where to pick one.
+  if (!integrationId)
+    return (
+      <>
+        <PageHeader title="Select repositories" breadcrumbs={['Integrations']} />
+        <Alert color="blue" variant="light" role="status">
+          Repositories are selected per git integration: open one from{' '}
+          <Anchor component={Link} to="/integrations">
+            Integrations
+          </Anchor>{' '}
+          (a git vendor, then its integration’s Security scanner action).
+        </Alert>
+      </>
+    )
   return (
     <>
       <PageHeader title="Select repositories" breadcrumbs={['Integrations', gitVendor(vcsType)?.displayName ?? vcsType]} />

@@ -2,6 +2,7 @@ import {
   Alert,
   Badge,
   Button,
+  CopyButton,
   Group,
   Modal,
   NativeSelect,
@@ -100,9 +101,19 @@ export function RepositoriesPage({ onNew, onEdit }: RepositoriesPageProps) {
                   </Table.Td>
                   <Table.Td>{PACKAGE_TYPE_NAMES[r.packageType.toLowerCase() as PackageTypeName] ?? r.packageType}</Table.Td>
                   <Table.Td>
-                    <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {r.url}
-                    </Text>
+                    {/* What the package client is configured with (the URL set-me-up writes), to copy. */}
+                    <Group gap={4} wrap="nowrap">
+                      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                        {r.clientUrl}
+                      </Text>
+                      <CopyButton value={r.clientUrl}>
+                        {({ copied, copy }) => (
+                          <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={`Copy the URL of ${r.key}`}>
+                            {copied ? 'Copied' : 'Copy'}
+                          </Button>
+                        )}
+                      </CopyButton>
+                    </Group>
                   </Table.Td>
                   <Table.Td>{r.description}</Table.Td>
                   <Table.Td>

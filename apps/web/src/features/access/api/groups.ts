@@ -11,7 +11,12 @@ export const useGroups = () => useQuery(groupsQuery())
 
 export const getGroup = (name: string) => apiRequest<Group>(path(name))
 export const groupQuery = (name: string) =>
-  queryOptions({ queryKey: ['access', 'groups', 'one', name], queryFn: () => getGroup(name) })
+  queryOptions({
+    queryKey: ['access', 'groups', 'one', name],
+    queryFn: () => getGroup(name),
+    // A new one has no name yet: nothing to fetch (an empty name is not a call to make).
+    enabled: name !== '',
+  })
 export const useGroup = (name: string) => useQuery(groupQuery(name))
 
 function useGroupsMutation<T>(fn: (input: T) => Promise<unknown>) {

@@ -11,7 +11,12 @@ export const usePermissions = () => useQuery(permissionsQuery())
 
 export const getPermission = (name: string) => apiRequest<PermissionTarget>(path(name))
 export const permissionQuery = (name: string) =>
-  queryOptions({ queryKey: ['access', 'permissions', 'one', name], queryFn: () => getPermission(name) })
+  queryOptions({
+    queryKey: ['access', 'permissions', 'one', name],
+    queryFn: () => getPermission(name),
+    // A new one has no name yet: nothing to fetch (an empty name is not a call to make).
+    enabled: name !== '',
+  })
 export const usePermission = (name: string) => useQuery(permissionQuery(name))
 
 function usePermissionsMutation<T>(fn: (input: T) => Promise<unknown>) {

@@ -12,7 +12,12 @@ export const useUsers = (query: UserListQuery) => useQuery(usersQuery(query))
 
 export const getUser = (name: string) => apiRequest<UserDetail>(path(name))
 export const userQuery = (name: string) =>
-  queryOptions({ queryKey: ['access', 'users', 'one', name], queryFn: () => getUser(name) })
+  queryOptions({
+    queryKey: ['access', 'users', 'one', name],
+    queryFn: () => getUser(name),
+    // A new one has no name yet: nothing to fetch (an empty name is not a call to make).
+    enabled: name !== '',
+  })
 export const useUser = (name: string) => useQuery(userQuery(name))
 
 function useUsersMutation<T>(fn: (input: T) => Promise<unknown>) {

@@ -15,6 +15,7 @@ export const repositoriesQuery = (integrationId: string, page: number) =>
     queryKey: ['gitRepoScan', integrationId, 'repositories', page],
     queryFn: () => apiRequest<GitRepositoryPage>(withId(INTEGRATION_PATHS.repositories, integrationId), { query: { page } }),
     placeholderData: keepPreviousData,
+    enabled: integrationId !== '',
   })
 export const useRepositories = (integrationId: string, page: number) => useQuery(repositoriesQuery(integrationId, page))
 
@@ -26,6 +27,7 @@ export const selectedQuery = (integrationId: string) =>
     queryKey: ['gitRepoScan', integrationId, 'selected'],
     queryFn: () => apiRequest<SelectedRepository[]>(withId(INTEGRATION_PATHS.selection, integrationId)),
     refetchInterval: (query) => (query.state.data?.some(busy) ? 1000 : false),
+    enabled: integrationId !== '',
   })
 export const useSelected = (integrationId: string) => useQuery(selectedQuery(integrationId))
 
