@@ -138,14 +138,11 @@ export async function readDeb(file: string, maxExpandedBytes: number): Promise<D
   const dataMember = members.find((m) => m.name.startsWith('data.tar'))
   if (!controlMember) throw refuse('it has no control archive (control.tar.*)')
   if (!dataMember) throw refuse('it has no data archive (data.tar.*)')
-  // Links in a .deb point anywhere on the system it installs on (absolute ones are common); Trove
-  // never unpacks it, so they are data.
+  // The control archive holds the package's metadata and scripts: a link there is refused.
   const controlFiles = await readTar(tarStreams(file, controlMember), `${controlMember.name} `, {
     want: (name) => name.replace(/^\.\//, '') === 'control',
     maxExpandedBytes,
     maxEntryBytes: 1024 * 1024,
-    links: 'data',
-    enough: (_name, found) => found.size > 0,
   })
   const controlText = [...controlFiles.values()][0]
   if (!controlText) throw refuse('its control archive has no control file')
@@ -161,8 +158,10 @@ export async function readDeb(file: string, maxExpandedBytes: number): Promise<D
 
   const doc = (entry: string) => entry.replace(/^\.?\//, '')
   const docFiles = new Set([`usr/share/doc/${name}/copyright`, `usr/share/doc/${name}/README.md`, `usr/share/doc/${name}/README`])
-  // dpkg-deb writes entries sorted by name: past the package's doc folder, with its copyright
-  // seen, nothing wanted follows (a large package is not read to its end).
+  // The data archive's links point anywhere on the system the package installs on (absolute ones
+  // are common); Trove never unpacks it, so they are data. dpkg-deb writes entries sorted by name:
+  // past the package's doc folder, with its copyright seen, nothing wanted follows (a large package
+  // is not read to its end).
   const docFolder = `usr/share/doc/${name}/`
   const data = await readTar(tarStreams(file, dataMember), `${dataMember.name} `, {
     want: (entry) => docFiles.has(doc(entry)),
