@@ -182,7 +182,11 @@ test('a package published with npm is found by search, opened, and every tab sho
   fs.rmSync(work, { recursive: true, force: true })
 })
 
-test('an image pushed with skopeo opens on its Docker Layers tab, with its digest and layers', async ({ page, baseURL }) => {
+test('an image pushed with skopeo opens on its Docker Layers tab, with its digest and layers', async ({
+  page,
+  baseURL,
+  request,
+}) => {
   test.setTimeout(60_000)
   await signInAsAdmin(page)
   const headers = { 'x-csrf-token': await csrfOf(page) }
@@ -229,7 +233,8 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
   const bearer = { authorization: `Bearer ${token}` }
   const blob = async (body: string) => {
     const digest = `sha256:${crypto.createHash('sha256').update(body).digest('hex')}`
-    const res = await page.request.post(`/v2/${repo}/${image}/blobs/uploads/?digest=${digest}`, {
+    // As a registry client calls: the token alone (the page's session cookie would need its CSRF token).
+    const res = await request.post(`/v2/${repo}/${image}/blobs/uploads/?digest=${digest}`, {
       headers: { ...bearer, 'content-type': 'application/octet-stream' },
       data: Buffer.from(body),
     })
@@ -245,7 +250,7 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
     layers: [{ mediaType: 'application/spdx+json', ...(await blob('{"spdxVersion":"SPDX-2.3"}')) }],
     subject: { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: manifestName, size: subjectBody.length },
   }
-  const attached = await page.request.put(`/v2/${repo}/${image}/manifests/sbom`, {
+  const attached = await request.put(`/v2/${repo}/${image}/manifests/sbom`, {
     headers: { ...bearer, 'content-type': sbom.mediaType },
     data: Buffer.from(JSON.stringify(sbom)),
   })

@@ -12,7 +12,12 @@ test('an admin quick-creates the PyPI samples, and their simple index answers pi
   for (const key of ['pypi-local', 'pypi-remote', 'pypi-virtual']) {
     await expect(table.getByRole('button', { name: `Edit ${key}` })).toBeVisible()
   }
-  await expect(table.getByRole('row', { name: /pypi-remote/ })).toContainText('https://pypi.example.invalid')
+  // The row shows what pip is configured with (Trove's index of the remote); the upstream stays in its settings.
+  const origin = new URL(page.url()).origin
+  await expect(table.getByRole('row', { name: /pypi-remote/ })).toContainText(`${origin}/api/pypi/pypi-remote/simple`)
+  expect(((await (await page.request.get('/api/repositories/pypi-remote')).json()) as { url?: string }).url).toBe(
+    'https://pypi.example.invalid',
+  )
   // Each type by the name its own tools use, as the form's select offers it.
   await expect(table.getByRole('row', { name: /pypi-remote/ }).getByRole('cell', { name: 'PyPI', exact: true })).toBeVisible()
   await expect(page.getByRole('main').getByLabel('Package type')).toHaveValue('pypi')
