@@ -250,9 +250,12 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
     layers: [{ mediaType: 'application/spdx+json', ...(await blob('{"spdxVersion":"SPDX-2.3"}')) }],
     subject: { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: manifestName, size: subjectBody.length },
   }
-  const attached = await request.put(`/v2/${repo}/${image}/manifests/sbom`, {
+  // By digest, untagged, as oras attach pushes it: no new version of the image.
+  const sbomBody = Buffer.from(JSON.stringify(sbom))
+  const sbomDigest = `sha256:${crypto.createHash('sha256').update(sbomBody).digest('hex')}`
+  const attached = await request.put(`/v2/${repo}/${image}/manifests/${sbomDigest}`, {
     headers: { ...bearer, 'content-type': sbom.mediaType },
-    data: Buffer.from(JSON.stringify(sbom)),
+    data: sbomBody,
   })
   expect(attached.status()).toBe(201)
   expect(attached.headers()['oci-subject']).toBe(manifestName)
