@@ -208,11 +208,8 @@ export const scannerRoutes =
       { config: admin, schema: { tags, summary: 'The advisory database and its imports' } },
       async () => {
         const k = ctx.db.kysely
-        const [advisories, imports, waiting, feed] = await Promise.all([
-          k
-            .selectFrom('advisories')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirst(),
+        const [state, imports, waiting, feed] = await Promise.all([
+          databaseState(k),
           k.selectFrom('advisory_imports').selectAll().orderBy('id', 'desc').limit(10).execute(),
           k
             .selectFrom('package_versions as v')
@@ -222,10 +219,9 @@ export const scannerRoutes =
             .executeTakeFirst(),
           scanner.feedSettings(),
         ])
-        const state = await databaseState(k)
         return {
           enabled: scanner.enabled,
-          advisories: Number(advisories?.n ?? 0),
+          advisories: state.advisories,
           updatedAt: state.updatedAt,
           notice: advisoryDatabaseNotice(state.advisories, state.updatedAt),
           waiting: Number(waiting?.n ?? 0),
