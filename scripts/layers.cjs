@@ -33,6 +33,7 @@ const serviceUses = {
   contact: [],
   console: [],
   system: [],
+  dashboard: ['operations', 'scanner'],
 }
 
 /** Units imported from outside only through their index.ts. */

@@ -57,6 +57,7 @@ import {
 import { artifactConsoleRoutes, artifactRestRoutes, nativeListingRoutes } from './services/artifacts/index.js'
 import { consoleIndex, consoleRoutes, isConsolePath } from './services/console/index.js'
 import { contactAdminRoutes, contactRoutes } from './services/contact/index.js'
+import { dashboardRoutes } from './services/dashboard/index.js'
 import { registerDistribution } from './services/distribution/index.js'
 import { accountPortalRoutes, enforceReadOnly, instanceAdminRoutes, startupRoutes } from './services/instance/index.js'
 import { GitIntegrationService, integrationRoutes, vcsIntegrationRoutes } from './services/integrations/index.js'
@@ -401,6 +402,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(contactRoutes(ctx), { prefix: '/ui/api/v1' })
   await app.register(contactAdminRoutes(ctx), { prefix: '/ui/api/v1/ui/admin' })
   await app.register(accountPortalRoutes(ctx), { prefix: '/ui/api/v1/ui' })
+  await app.register(dashboardRoutes(ctx), { prefix: '/ui/api/v1/ui' })
   const gitIntegrations = new GitIntegrationService(db.kysely, ctx.secrets, config, log.logger)
   await app.register(integrationRoutes(ctx, gitIntegrations), { prefix: '/ui/api/v1/integration' })
   await app.register(vcsIntegrationRoutes(gitIntegrations), { prefix: '/ui/api/v1/xray/ui' })

@@ -27,6 +27,7 @@ import * as m0120 from '../../migrations/0120_debian.js'
 import * as m0121 from '../../migrations/0121_cluster_identity.js'
 import * as m0130 from '../../migrations/0130_registry_uploads.js'
 import * as m0131 from '../../migrations/0131_upload_chunk_digests.js'
+import * as m0133 from '../../migrations/0133_dashboard.js'
 import type { Db } from './db.js'
 
 /** Every migration, in order. Names sort in the order they must run. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0121_cluster_identity': m0121,
   '0130_registry_uploads': m0130,
   '0131_upload_chunk_digests': m0131,
+  '0133_dashboard': m0133,
 }
 
 /** Brings the schema up to date; throws (and changes nothing further) if a migration fails. */

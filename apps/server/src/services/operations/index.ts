@@ -2,6 +2,6 @@
 export { BackupError, backup, restore } from './backup.js'
 export { checkIntegrity, formatIntegrityReport } from './doctor.js'
 export { doctorRoutes } from './doctorRoutes.js'
-export { runningServices } from './nodes.js'
+export { nodeList, runningServices } from './nodes.js'
 export { operationsRoutes, RETENTION_SETTING } from './routes.js'
 export { Operations } from './service.js'
