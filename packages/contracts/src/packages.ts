@@ -75,6 +75,12 @@ export const PackageFilter = z
     tags: z.array(z.string().max(255)).max(50).optional(),
     /** npm scope, with or without the `@`. */
     scope: z.string().max(255).optional(),
+    /**
+     * Free text, not a glob: any part of the name (scope included), the description or a keyword,
+     * case-insensitively. Ranked exact > prefix > word > inside the name > description or keyword
+     * (order RELEVANCE, the default when this is set). Under 3 characters: the start of the name.
+     */
+    search: z.string().max(512).optional(),
     /** Only packages with a version in one of these repositories. */
     repositories: z.array(z.string().max(64)).max(100).optional(),
     /** Modified before / after: `YYYY-MM-DD` or an ISO 8601 time. */
@@ -86,8 +92,8 @@ export const PackageFilter = z
   .meta({ id: 'PackageFilter' })
 export type PackageFilter = z.infer<typeof PackageFilter>
 
-export const PACKAGE_ORDER_FIELDS = ['NAME', 'CREATED', 'MODIFIED', 'DOWNLOADS'] as const
-/** Default: NAME ASC. */
+export const PACKAGE_ORDER_FIELDS = ['NAME', 'CREATED', 'MODIFIED', 'DOWNLOADS', 'RELEVANCE'] as const
+/** Default: NAME ASC; RELEVANCE (rank, then name) when the filter has `search`. */
 export const PackageOrder = z
   .object({ field: z.enum(PACKAGE_ORDER_FIELDS), direction: SortDirection.optional() })
   .meta({ id: 'PackageOrder' })

@@ -27,6 +27,7 @@ import * as m0120 from '../../migrations/0120_debian.js'
 import * as m0121 from '../../migrations/0121_cluster_identity.js'
 import * as m0130 from '../../migrations/0130_registry_uploads.js'
 import * as m0131 from '../../migrations/0131_upload_chunk_digests.js'
+import * as m0132 from '../../migrations/0132_package_search.js'
 import * as m0133 from '../../migrations/0133_dashboard.js'
 import type { Db } from './db.js'
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0121_cluster_identity': m0121,
   '0130_registry_uploads': m0130,
   '0131_upload_chunk_digests': m0131,
+  '0132_package_search': m0132,
   '0133_dashboard': m0133,
 }
 

@@ -25,6 +25,8 @@ export const schema = /* GraphQL */ `
     description: String
     tags: [String!]
     scope: String
+    "free text, not a glob: any part of the name, scope, description or a keyword; ranked (order RELEVANCE)"
+    search: String
     repositories: [String!]
     "modified before (YYYY-MM-DD or ISO 8601)"
     before: String
@@ -42,6 +44,8 @@ export const schema = /* GraphQL */ `
     CREATED
     MODIFIED
     DOWNLOADS
+    "exact name > prefix > word > inside the name > description or keyword; then by name"
+    RELEVANCE
   }
   input PackageOrder {
     field: PackageOrderField!

@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type { Dialect } from '../../core/db.js'
 import { badRequest } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
+import { rankExpression, textCondition } from './textSearch.js'
 
 /**
  * SQL of the packages browser. Every list pages by keyset (the sort value and a unique tie-breaker
@@ -96,6 +97,8 @@ export interface PackageQuery {
   description?: string
   tags?: string[]
   scope?: string
+  /** free text (lowercased): any part of the name, description or a keyword (textSearch.ts) */
+  text?: string
   /** repositories the versions must be in (readable ∩ asked), or null for any */
   repos: Readable
   before?: number
@@ -109,7 +112,8 @@ export const PACKAGE_SORT = {
   MODIFIED: { column: 'p.modified_at', type: 'number' },
   DOWNLOADS: { column: 'p.downloads', type: 'number' },
 } as const
-export type PackageSortField = keyof typeof PACKAGE_SORT
+/** RELEVANCE: the free text's rank, then the name (its cursor: rank, lowercase name, id). */
+export type PackageSortField = keyof typeof PACKAGE_SORT | 'RELEVANCE'
 
 export interface PackageRow {
   id: number
@@ -121,6 +125,8 @@ export interface PackageRow {
   downloads: number
   created_at: number
   modified_at: number
+  /** with the RELEVANCE order: the free text's rank */
+  rank?: number
 }
 
 function packageWhere(dialect: Dialect, q: PackageQuery) {
@@ -140,6 +146,7 @@ function packageWhere(dialect: Dialect, q: PackageQuery) {
       const c = globCondition(dialect, 'p.name', `${scope}/*`)
       if (c) and.push(c)
     }
+    if (q.text) and.push(textCondition(dialect, q.text))
     if (q.description) {
       const c = iglobCondition(dialect, 'p.description', q.description)
       if (c) and.push(c)
@@ -189,8 +196,6 @@ export async function listPackages(
   after: CursorValue[] | null,
 ): Promise<PackageRow[]> {
   if (q.repos !== null && q.repos.length === 0) return []
-  const { column } = PACKAGE_SORT[sort.field]
-  const col = sql.ref(column)
   let query = db
     .selectFrom('packages as p')
     .select([
@@ -205,13 +210,27 @@ export async function listPackages(
       'p.modified_at',
     ])
     .where(packageWhere(dialect, q))
+  const dir = sort.desc ? sql`DESC` : sql`ASC`
+  const cmp = sort.desc ? sql`<` : sql`>`
+  if (sort.field === 'RELEVANCE') {
+    const rank = q.text ? rankExpression(q.text) : sql<number>`0`
+    let ranked = query.select(rank.as('rank'))
+    if (after) {
+      const [r, name, id] = after
+      ranked = ranked.where(sql<SqlBool>`(${rank}, p.lowercase_name, p.id) ${cmp} (${r}, ${name}, ${id})`)
+    }
+    return (await ranked
+      .orderBy(sql`${rank} ${dir}`)
+      .orderBy(sql`p.lowercase_name ${dir}`)
+      .orderBy(sql`p.id ${dir}`)
+      .limit(first)
+      .execute()) as PackageRow[]
+  }
+  const col = sql.ref(PACKAGE_SORT[sort.field].column)
   if (after) {
     const [value, id] = after
-    query = query.where(
-      sort.desc ? sql<SqlBool>`(${col}, p.id) < (${value}, ${id})` : sql<SqlBool>`(${col}, p.id) > (${value}, ${id})`,
-    )
+    query = query.where(sql<SqlBool>`(${col}, p.id) ${cmp} (${value}, ${id})`)
   }
-  const dir = sort.desc ? sql`DESC` : sql`ASC`
   return (await query.orderBy(sql`${col} ${dir}`).orderBy(sql`p.id ${dir}`).limit(first).execute()) as PackageRow[]
 }
 

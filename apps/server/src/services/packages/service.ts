@@ -47,6 +47,7 @@ import {
   versionRows,
   versionSummaries,
 } from './repo.js'
+import { searchText } from './textSearch.js'
 
 /** Type names other tools use for Trove's package types (packages §3 "Package types"). */
 const TYPE_ALIASES: Record<string, string> = { gav: 'maven', python: 'pypi', oci: 'docker' }
@@ -193,23 +194,31 @@ export class PackagesService {
       description: f.description ?? undefined,
       tags: f.tags ?? undefined,
       scope: f.scope ?? undefined,
+      text: f.search ? searchText(f.search) || undefined : undefined,
       repos: this.repos(viewer, f.repositories),
       before: f.before ? parseDate(f.before, 'filter.before') : undefined,
       after: f.after ? parseDate(f.after, 'filter.after') : undefined,
       versionCountMin: f.versionCountMin ?? undefined,
     }
-    const field = (args.orderBy?.field ?? 'NAME') as PackageSortField
-    if (!PACKAGE_SORT[field]) throw badRequest(`orderBy.field: one of ${Object.keys(PACKAGE_SORT).join(', ')}`)
+    // A free-text search is ranked unless another order is asked for.
+    const field = (args.orderBy?.field ?? (q.text ? 'RELEVANCE' : 'NAME')) as PackageSortField
+    if (field !== 'RELEVANCE' && !PACKAGE_SORT[field]) {
+      throw badRequest(`orderBy.field: one of ${[...Object.keys(PACKAGE_SORT), 'RELEVANCE'].join(', ')}`)
+    }
     const sort = { field, desc: args.orderBy?.direction === 'DESC' }
     const first = pageSize(args.first)
-    const after = args.after ? decodeCursor(args.after, [PACKAGE_SORT[field].type, 'number']) : null
+    const cursorShape: ('string' | 'number')[] =
+      field === 'RELEVANCE' ? ['number', 'string', 'number'] : [PACKAGE_SORT[field].type, 'number']
+    const after = args.after ? decodeCursor(args.after, cursorShape) : null
     const db = this.db
     const rows = await listPackages(db, this.ctx.db.dialect, q, sort, first + 1, after)
     const hasNextPage = rows.length > first
     const page = rows.slice(0, first)
     const nodes = await this.packageNodes(viewer, page, wanted)
     const cursorOf = (r: PackageRow) =>
-      encodeCursor([field === 'NAME' ? r.lowercase_name : Number(sortValue(r, field)), Number(r.id)])
+      field === 'RELEVANCE'
+        ? encodeCursor([Number(r.rank ?? 0), r.lowercase_name, Number(r.id)])
+        : encodeCursor([field === 'NAME' ? r.lowercase_name : Number(sortValue(r, field)), Number(r.id)])
     const edges = page.map((r, i) => ({ node: nodes[i] as PackageNode, cursor: cursorOf(r) }))
     return {
       edges,
@@ -501,6 +510,7 @@ export class PackagesService {
 function sortValue(r: PackageRow, field: PackageSortField): CursorValue {
   switch (field) {
     case 'NAME':
+    case 'RELEVANCE':
       return r.lowercase_name
     case 'CREATED':
       return Number(r.created_at)
