@@ -148,3 +148,27 @@ export const CopyMoveResponse = z
   })
   .meta({ id: 'CopyMoveResponse' })
 export type CopyMoveResponse = z.infer<typeof CopyMoveResponse>
+
+/**
+ * GET /api/search/artifact?name=…&repos=…: files whose name holds `name` (any part of it, `*` and
+ * `?` as wildcards), among the repositories the caller may read. Each result is a storage URI; with
+ * the request header `X-Result-Detail: info` (as Artifactory answers it) also the file's details.
+ */
+export const ARTIFACT_SEARCH_PATH = '/api/search/artifact'
+export const RESULT_DETAIL_HEADER = 'x-result-detail'
+export const ArtifactSearchResult = z.object({
+  uri: z.string(),
+  repo: z.string().optional(),
+  /** From the repository's root, with a leading '/' (Artifactory's shape). */
+  path: z.string().optional(),
+  name: z.string().optional(),
+  size: z.number().optional(),
+  created: z.string().optional(),
+  lastModified: z.string().optional(),
+  createdBy: z.string().nullable().optional(),
+  mimeType: z.string().optional(),
+  downloadUri: z.string().optional(),
+})
+export type ArtifactSearchResult = z.infer<typeof ArtifactSearchResult>
+export const ArtifactSearchResponse = z.object({ results: z.array(ArtifactSearchResult) }).meta({ id: 'ArtifactSearch' })
+export type ArtifactSearchResponse = z.infer<typeof ArtifactSearchResponse>

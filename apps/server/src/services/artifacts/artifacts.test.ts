@@ -425,6 +425,27 @@ describe('the artifact tree', () => {
     expect([...repos]).toEqual(['tree-a'])
   })
 
+  it('finds files by any part of their name, with their details on X-Result-Detail: info', async () => {
+    const plain = await inject({ url: '/api/search/artifact?name=141&repos=tree-a', headers: adminAuth })
+    expect(plain.json().results).toEqual([{ uri: expect.stringMatching(/\/api\/storage\/tree-a\/big\/f141\.txt$/) }])
+    const detailed = await inject({
+      url: '/api/search/artifact?name=41.T&repos=tree-a',
+      headers: { ...adminAuth, 'x-result-detail': 'info' },
+    })
+    expect(detailed.statusCode).toBe(200)
+    const results = detailed.json().results as { name: string; lastModified: string }[]
+    expect(results.map((r) => r.name)).toEqual(['f041.txt', 'f141.txt'])
+    const hit = results[1]
+    expect(hit).toMatchObject({
+      repo: 'tree-a',
+      path: '/big/f141.txt',
+      name: 'f141.txt',
+      size: 'f141.txt'.length,
+      createdBy: 'admin',
+    })
+    expect(Date.parse(hit?.lastModified ?? '')).toBeGreaterThan(0)
+  })
+
   it('refuses traversal, encoded traversal and NUL in paths, in the console calls and REST alike', async () => {
     for (const url of [
       `${UI}/tree?repoKey=tree-a&path=${encodeURIComponent('big/../mix')}`,

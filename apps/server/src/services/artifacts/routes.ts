@@ -1,4 +1,5 @@
 import {
+  type ArtifactSearchResponse,
   CopyMoveRequest,
   CopyMoveResponse,
   DeleteNodeResponse,
@@ -7,6 +8,7 @@ import {
   NodeProperties,
   NodeRef,
   PropertyChangeResponse,
+  RESULT_DETAIL_HEADER,
   SetPropertyRequest,
   TreeQuery,
   TreeResponse,
@@ -178,9 +180,29 @@ export const artifactRestRoutes =
     const base = (request: FastifyRequest) => fctx.baseUrl(request)
     const storageUri = (request: FastifyRequest, key: string, path: string) =>
       `${base(request)}/api/storage/${key}${path ? `/${path}` : ''}`
-    const searchResults = (request: FastifyRequest, rows: FileRow[]) => ({
-      results: rows.map((f) => ({ uri: storageUri(request, f.repo_key, f.path) })),
-    })
+    // `X-Result-Detail: info` asks for each file's details beside its URI, as Artifactory answers.
+    const searchResults = (request: FastifyRequest, rows: FileRow[]): ArtifactSearchResponse => {
+      const detail = String(request.headers[RESULT_DETAIL_HEADER] ?? '').toLowerCase()
+      const info = detail.split(',').some((d) => d.trim() === 'info')
+      return {
+        results: rows.map((f) => {
+          const uri = storageUri(request, f.repo_key, f.path)
+          if (!info) return { uri }
+          return {
+            uri,
+            repo: f.repo_key,
+            path: `/${f.path}`,
+            name: f.name,
+            size: Number(f.size),
+            created: new Date(Number(f.created_at)).toISOString(),
+            lastModified: new Date(Number(f.modified_at)).toISOString(),
+            createdBy: f.created_by,
+            mimeType: f.mime_type,
+            downloadUri: `${base(request)}/artifactory/${f.repo_key}/${f.path}`,
+          }
+        }),
+      }
+    }
 
     app.get('/storage/:repo', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) =>
       storageGet(request, reply),
