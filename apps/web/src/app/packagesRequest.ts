@@ -3,7 +3,7 @@ import { PACKAGE_LICENSE_FIELDS, PACKAGE_RISK_FIELDS } from '@trove/contracts/pa
 import { SECURITY_LICENSES } from '@trove/contracts/shell'
 import { packagesQuery } from '../features/packages/api/packagesApi'
 import { packagesRequestOf } from '../features/search/packageQuery'
-import { buildSearchQuery, isEmptyModel, parseSearchQuery, type SearchModel } from '../features/search/searchModel'
+import { buildSearchQuery, parseSearchQuery, type SearchModel } from '../features/search/searchModel'
 import type { ShellContext } from '../features/shell/model'
 
 /** §3: licences only with a security licence, operational risk only with its feature. */
@@ -13,9 +13,12 @@ export function packageFieldsFor(ctx: ShellContext): string {
     .join(' ')
 }
 
-/** §4: the list call of a search, or null when the search asks for nothing (search not enabled). */
+/**
+ * The list call: the search's, or with nothing searched the most recently updated packages (the
+ * list on arrival, paged like any other; packageOrderOf gives its order).
+ */
 export function listRequestFor(model: SearchModel, packageFields: string) {
-  return isEmptyModel(model) ? null : packagesRequestOf(model, buildSearchQuery(model), packageFields)
+  return packagesRequestOf(model, buildSearchQuery(model), packageFields)
 }
 
 /**

@@ -3,7 +3,7 @@ import { SECURITY_LICENSES } from '@trove/contracts/shell'
 import { useCallback, useMemo } from 'react'
 import { PackagesPage } from '../../features/packages/PackagesPage'
 import { packagesCountRequest, versionQueryOf } from '../../features/search/packageQuery'
-import { parseSearchQuery } from '../../features/search/searchModel'
+import { buildSearchQuery, isEmptyModel, parseSearchQuery } from '../../features/search/searchModel'
 import { isAdmin } from '../../features/shell/model'
 import { listRequestFor, packageFieldsFor } from '../packagesRequest'
 import { useShellContext } from '../shellContext'
@@ -34,11 +34,30 @@ export function PackagesScreen() {
     [navigate, keep],
   )
   const onNotFound = useCallback(() => void navigate({ to: '/404', replace: true }), [navigate])
+  const listFilters = useMemo(
+    () => ({ packageType: model.filters.packageTypes?.[0] ?? null, repository: model.filters.repositories?.[0] ?? null }),
+    [model],
+  )
+  const onListFilters = useCallback(
+    (next: { packageType: string | null; repository: string | null }) => {
+      const filters = {
+        ...model.filters,
+        packageTypes: next.packageType ? [next.packageType] : undefined,
+        repositories: next.repository ? [next.repository] : undefined,
+      }
+      const query = buildSearchQuery({ ...model, filters })
+      void navigate({ to: '/packages/{-$packageId}/{-$versionId}', params: {}, search: { ...keep, query: query || undefined } })
+    },
+    [model, navigate, keep],
+  )
   return (
     <PackagesPage
       packageId={params.packageId}
       versionId={params.versionId}
       listRequest={listRequest}
+      arrival={isEmptyModel(model)}
+      listFilters={listFilters}
+      onListFilters={onListFilters}
       countRequest={COUNT_REQUEST}
       versionQuery={versionQuery}
       admin={isAdmin(ctx)}

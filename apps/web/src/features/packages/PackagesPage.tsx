@@ -3,6 +3,7 @@ import type { MdsRequest } from '@trove/contracts/packages'
 import { PageHeader } from '../../ui/PageHeader'
 import { PackageDetails } from './components/PackageDetails'
 import { PackageList } from './components/PackageList'
+import { type ListFilters, PackageListFilters } from './components/PackageListFilters'
 import { VersionDetails } from './components/VersionDetails'
 import { levelOf } from './packageRules'
 import type { VersionQuery } from './versionQuery'
@@ -10,8 +11,12 @@ import type { VersionQuery } from './versionQuery'
 export interface PackagesPageProps {
   packageId?: string
   versionId?: string
-  /** The packages search from the query string, or null when there is none. */
+  /** The list call: the search from the query string, or the most recently updated packages. */
   listRequest: MdsRequest | null
+  /** Nothing searched or filtered: the list on arrival. */
+  arrival: boolean
+  listFilters: ListFilters
+  onListFilters: (next: ListFilters) => void
   countRequest: MdsRequest
   versionQuery: VersionQuery
   /** Extra package selections the licence and features allow (licences, operational risk). */
@@ -36,6 +41,8 @@ export function PackagesPage(props: PackagesPageProps) {
           request={props.listRequest}
           countRequest={props.countRequest}
           admin={props.admin}
+          arrival={props.arrival}
+          filters={<PackageListFilters value={props.listFilters} onChange={props.onListFilters} />}
           onOpenPackage={props.onOpenPackage}
         />
       )}

@@ -4,9 +4,25 @@ import { canonicalPackageType, packageFilterOf, packagesCountRequest, packagesRe
 import { parseSearchQuery } from './searchModel'
 
 describe('package search query building (packages §5)', () => {
-  it('lowercases the name and adds its trailing *', () => {
-    expect(packageFilterOf(parseSearchQuery('LoDash')).lowercase_name).toBe('lodash*')
-    expect(packageFilterOf(parseSearchQuery('lo*dash*')).lowercase_name).toBe('lo*dash*')
+  it('sends typed text as a search for any part of a name; a name with a wildcard as the lowercased glob', () => {
+    expect(packageFilterOf(parseSearchQuery('hello'))).toEqual({ search: 'hello', versionCountMin: 1 })
+    expect(packageFilterOf(parseSearchQuery('LoDash')).lowercase_name).toBeUndefined()
+    expect(packageFilterOf(parseSearchQuery('Lo*Dash')).lowercase_name).toBe('lo*dash*')
+    expect(packageFilterOf(parseSearchQuery('lo?dash')).lowercase_name).toBe('lo?dash*')
+  })
+
+  it('lists the most recently updated first when there is no name (on arrival, or by type and repository)', () => {
+    const arrival = packagesRequestOf(parseSearchQuery(''), '')
+    expect(arrival.graphQL.variables).toMatchObject({ orderBy: { field: 'MODIFIED', direction: 'DESC' } })
+    expect(arrival.graphQL.variables?.filter).toEqual({ versionCountMin: 1 })
+    const filtered = packagesRequestOf(parseSearchQuery('pkg:npm repo:npm-local'), 'pkg:npm repo:npm-local')
+    expect(filtered.graphQL.variables).toMatchObject({
+      filter: { package_type: 'npm', repositories: ['npm-local'] },
+      orderBy: { field: 'MODIFIED', direction: 'DESC' },
+    })
+    const searched = packagesRequestOf(parseSearchQuery('hello'), 'hello')
+    expect(searched.graphQL.variables?.orderBy).toBeUndefined()
+    expect(searched.sort_by).toBe('relevance')
   })
 
   it('wraps the description in wildcards', () => {
@@ -20,7 +36,7 @@ describe('package search query building (packages §5)', () => {
   })
 
   it('sends repositories only when non-empty, and asks for at least one version', () => {
-    expect(packageFilterOf(parseSearchQuery('a'))).toEqual({ lowercase_name: 'a*', versionCountMin: 1 })
+    expect(packageFilterOf(parseSearchQuery('a'))).toEqual({ search: 'a', versionCountMin: 1 })
     expect(packageFilterOf(parseSearchQuery('a repo:npm-local')).repositories).toEqual(['npm-local'])
   })
 

@@ -35,7 +35,10 @@ const PACKAGE_SORT: Record<string, PackageOrder['field']> = {
 export function packageFilterOf(input: SearchModel): PackageFilter {
   const { name, filters } = normalizeModel(input)
   const filter: PackageFilter = { versionCountMin: VERSION_COUNT_MIN }
-  if (name) filter.lowercase_name = withWildcard(name.toLowerCase())
+  // Typed text matches any part of a name, scope, description or keyword (the server ranks it);
+  // a name with a wildcard stays the §5 glob on the lowercased name.
+  if (name && /[*?]/.test(name)) filter.lowercase_name = withWildcard(name.toLowerCase())
+  else if (name) filter.search = name
   if (filters.description) filter.description = `*${filters.description}*`
   const types = (filters.packageTypes ?? []).map((t) => (t === 'All' ? '*' : canonicalPackageType(t)))
   if (types.includes('*') || types.length === 0) {
@@ -50,9 +53,16 @@ export function packageFilterOf(input: SearchModel): PackageFilter {
   return filter
 }
 
+/**
+ * The list's order: the sort the query asks for; else, without a name, the most recently updated
+ * first (the list on arrival, or filtered by type or repository); else the server's (a text search
+ * is ranked, a glob by name).
+ */
 export function packageOrderOf(model: SearchModel): PackageOrder | undefined {
   const field = model.filters.sortBy ? PACKAGE_SORT[model.filters.sortBy.toLowerCase()] : undefined
-  return field ? { field, direction: parseSortType(model.filters.sortType) } : undefined
+  if (field) return { field, direction: parseSortType(model.filters.sortType) }
+  if (!normalizeModel(model).name) return { field: 'MODIFIED', direction: 'DESC' }
+  return undefined
 }
 
 /** The list call's body (§7): the GraphQL query with filter, first, after and orderBy, plus limit, query, sort_by and sort_type. */
@@ -67,7 +77,7 @@ export function packagesRequestOf(model: SearchModel, queryString: string, field
     },
     limit: PACKAGE_PAGE_SIZE,
     query: queryString,
-    sort_by: orderBy?.field.toLowerCase() ?? 'name',
+    sort_by: orderBy?.field.toLowerCase() ?? (variables.filter?.search ? 'relevance' : 'name'),
     sort_type: orderBy?.direction ?? 'ASC',
   }
 }

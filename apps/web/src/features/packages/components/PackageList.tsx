@@ -15,13 +15,25 @@ export interface PackageListProps {
   admin: boolean
   /** A post-upgrade migration is still indexing packages. */
   migrationRunning?: boolean
+  /** Nothing searched or filtered yet: the most recently updated packages are listed. */
+  arrival?: boolean
+  /** The list's type and repository filters, shown above it. */
+  filters?: React.ReactNode
   onOpenPackage: (id: string) => void
 }
 
 const ROW_HEIGHT = 64
 
 /** The list level of the packages browser. */
-export function PackageList({ request, countRequest, admin, migrationRunning, onOpenPackage }: PackageListProps) {
+export function PackageList({
+  request,
+  countRequest,
+  admin,
+  migrationRunning,
+  arrival,
+  filters,
+  onOpenPackage,
+}: PackageListProps) {
   const queryClient = useQueryClient()
   const state = usePackagesState()
   useEffect(() => {
@@ -37,6 +49,7 @@ export function PackageList({ request, countRequest, admin, migrationRunning, on
           {Messages.migrationRunning}
         </Alert>
       )}
+      {filters}
       {request === null ? (
         <Stack align="center" py="xl" gap={4}>
           <Text fw={600}>{Messages.findPackagesHint}</Text>
@@ -64,6 +77,7 @@ export function PackageList({ request, countRequest, admin, migrationRunning, on
           <Text size="sm" c="dimmed" aria-live="polite">
             {packages.length}
             {list.hasNextPage ? '+' : ''} {packages.length === 1 ? 'package' : 'packages'}
+            {arrival ? `, most recently updated first · ${Messages.findPackagesHint}` : ''}
           </Text>
           <VirtualList
             label="Packages"
