@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
 import { searchContext } from '../../test/searchContext'
-import { loadRecentSearches } from './recentSearches'
+import { loadRecentSearches, rememberSearch } from './recentSearches'
 import { SearchBar } from './SearchBar'
 
 const ctx = searchContext()
@@ -57,5 +57,37 @@ describe('SearchBar', () => {
     await userEvent.click(screen.getByRole('combobox', { name: 'Package type' }))
     await userEvent.click(await screen.findByRole('option', { name: 'npm', hidden: true }))
     expect(screen.getByRole('combobox', { name: 'Search packages' })).toHaveValue('lodash pkg:npm')
+  }, 20_000)
+
+  it('shows Release Bundles on a release-bundle page even when the rules leave the type out', async () => {
+    await renderWithProviders(
+      <SearchBar
+        ctx={{ ...ctx, services: new Set() }}
+        routeType="releaseBundles"
+        currentQuery=""
+        currentPath="/release-bundles"
+        username={null}
+        onSearch={() => {}}
+      />,
+    )
+    expect(screen.getByRole('combobox', { name: 'Search type' })).toHaveValue('Release Bundles')
+  }, 20_000)
+
+  it('closes the recent searches when the search runs', async () => {
+    await rememberSearch('alice', {
+      type: 'packages',
+      queryString: 'hello',
+      searchModel: { name: 'hello', filters: {} },
+      context: null,
+    })
+    await renderWithProviders(
+      <SearchBar ctx={ctx} routeType="packages" currentQuery="" currentPath="/packages" username="alice" onSearch={() => {}} />,
+    )
+    const input = screen.getByRole('combobox', { name: 'Search packages' })
+    await userEvent.type(input, 'hel')
+    expect(await screen.findByRole('option', { name: 'hello', hidden: true })).toBeInTheDocument()
+    expect(input).toHaveAttribute('aria-expanded', 'true')
+    await userEvent.type(input, 'lo{Enter}')
+    await waitFor(() => expect(input).toHaveAttribute('aria-expanded', 'false'))
   }, 20_000)
 })

@@ -4,7 +4,6 @@ import { forwardRef, useEffect, useMemo, useRef, useState } from 'react'
 import { loadRecentSearches, type RecentSearch, rememberSearch, userKey } from './recentSearches'
 import { buildSearchQuery, parseSearchQuery } from './searchModel'
 import {
-  availableSearchTypes,
   downgradeArchive,
   resetForType,
   type SearchContext,
@@ -12,6 +11,7 @@ import {
   searchDisabledReason,
   searchTarget,
   searchTypeById,
+  searchTypeOptions,
   typeDisabledReason,
 } from './searchTypes'
 
@@ -41,6 +41,8 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
   const [typeId, setTypeId] = useState<SearchTypeId>(routeType)
   const [text, setText] = useState(currentQuery)
   const [recent, setRecent] = useState<RecentSearch[]>([])
+  // Recent searches close as soon as results show (a search ran, or live results came).
+  const [recentOpen, setRecentOpen] = useState(false)
   // §4: the type follows the route.
   useEffect(() => setTypeId(routeType), [routeType])
   // What the results screen was last asked to show: a URL change from elsewhere replaces the text.
@@ -59,7 +61,7 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
   }, [username])
 
   const type = searchTypeById(typeId)
-  const types = availableSearchTypes(ctx)
+  const types = searchTypeOptions(ctx, routeType)
   const model = useMemo(() => parseSearchQuery(text), [text])
   const disabled = searchDisabledReason(type, model, ctx)
 
@@ -70,6 +72,7 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
     if (!onLive.current || text === lastSent.current) return
     const timer = setTimeout(() => {
       lastSent.current = text
+      setRecentOpen(false)
       onLive.current?.(disabled ? '' : buildSearchQuery(model))
     }, LIVE_DELAY_MS)
     return () => clearTimeout(timer)
@@ -78,6 +81,7 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
   const run = async (queryText: string, forType = type) => {
     const m = downgradeArchive(parseSearchQuery(queryText), ctx)
     if (searchDisabledReason(forType, m, ctx)) return
+    setRecentOpen(false)
     const queryString = buildSearchQuery(m)
     // §4: the recent search is stored first, then the search navigates.
     const list = await rememberSearch(username, {
@@ -144,6 +148,9 @@ export const SearchBar = forwardRef<HTMLInputElement, SearchBarProps>(function S
             value={text}
             onChange={setText}
             data={[...new Set(recentHere.map((r) => r.queryString))]}
+            dropdownOpened={recentOpen}
+            onDropdownOpen={() => setRecentOpen(true)}
+            onDropdownClose={() => setRecentOpen(false)}
             onOptionSubmit={(value) => {
               setText(value)
               void run(value)

@@ -97,6 +97,18 @@ export function availableSearchTypes(ctx: SearchContext): SearchTypeDef[] {
   )
 }
 
+/**
+ * The selector's options: the available types, and the type of the screen the user is on even
+ * when the rules leave it out (a release-bundle page without the distribution service), so the
+ * selector never shows blank.
+ */
+export function searchTypeOptions(ctx: SearchContext, routeType: SearchTypeId): SearchTypeDef[] {
+  const types = availableSearchTypes(ctx)
+  if (types.some((t) => t.id === routeType)) return types
+  const order = SEARCH_TYPES.map((t) => t.id)
+  return [...types, searchTypeById(routeType)].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id))
+}
+
 /** §4: in a specific-project context a type without context support is disabled (not hidden); the reason, or null. */
 export function typeDisabledReason(type: SearchTypeDef, ctx: SearchContext): string | null {
   if (ctx.projectKey && !type.supportsContext) return Messages.searchTypeNoContext
