@@ -142,6 +142,21 @@ async function benchOn(row, dialectName, env, fill) {
       search.p50 < 20,
       `react*; ${search.rps} req/s; p99 ${search.p99} ms; 1 connection p50 ${search.single} ms`,
     )
+    // Any part of a name (filter.search): the trigram index's candidates, ranked, first page.
+    const substring = await measure(server.url, headers, 'packages', {
+      graphQL: {
+        query: PACKAGES_QUERY,
+        variables: { filter: { package_type: '*', search: 'script', versionCountMin: 1 }, first: 100 },
+      },
+    })
+    row(
+      `packages substring search (${dialect}), p50`,
+      substring.p50,
+      'ms',
+      '< 20',
+      substring.p50 < 20,
+      `"script" (typescript-…, …-typescript-…); ${substring.rps} req/s; p99 ${substring.p99} ms; 1 connection p50 ${substring.single} ms`,
+    )
     const versions = await measure(server.url, headers, 'versions', {
       graphQL: { query: VERSIONS_QUERY, variables: { filter: { packageId: 'npm://big-package' }, first: 100 } },
     })
