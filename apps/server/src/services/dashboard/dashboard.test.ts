@@ -82,10 +82,11 @@ describe('the Overview dashboard', () => {
 
   it('counts downloads per day from the download-count flush, and ranks packages by downloads', async () => {
     const base = 'http://localhost'
-    for (const [name, version] of [
+    const published: [string, string][] = [
       ['dash-top', '1.0.0'],
       ['dash-second', '2.0.0'],
-    ]) {
+    ]
+    for (const [name, version] of published) {
       const { body } = await npmPublishBody(base, 'dash-npm', { name, version })
       const res = await t.fastify.inject({
         method: 'PUT',

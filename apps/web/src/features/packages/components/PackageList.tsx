@@ -74,7 +74,7 @@ export function PackageList({
         </Text>
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite">
+          <Text size="sm" c="dimmed" aria-live="polite" data-testid="package-count">
             {packages.length}
             {list.hasNextPage ? '+' : ''} {packages.length === 1 ? 'package' : 'packages'}
             {arrival ? `, most recently updated first · ${Messages.findPackagesHint}` : ''}
