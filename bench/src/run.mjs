@@ -6,6 +6,7 @@ import { benchArtifactTree } from './artifactTree.mjs'
 import { benchCargo } from './cargo.mjs'
 import { benchCluster } from './cluster.mjs'
 import { benchClusterKill } from './clusterKill.mjs'
+import { benchDashboard } from './dashboard.mjs'
 import { benchDistribution } from './distribution.mjs'
 import { benchFoundation } from './foundation.mjs'
 import { benchGo } from './go.mjs'
@@ -45,6 +46,7 @@ const suites = {
   cluster: benchCluster,
   distribution: benchDistribution,
   upstream: benchUpstream,
+  dashboard: benchDashboard,
 }
 
 const wanted = process.argv.slice(2)
