@@ -155,7 +155,7 @@ describe('OverviewPage', () => {
     expect(hrefOf(vulns.getByRole('link', { name: 'left-pad 0.0.1' }))).toBe(
       `/packages/${encodeURIComponent('npm://left-pad')}/0.0.1`,
     )
-    expect(vulns.getByText(/GHSA-aaaa-bbbb-cccc, CVE-2026-0001 · 2 critical/)).toBeInTheDocument()
+    expect(vulns.getByText('GHSA-aaaa-bbbb-cccc, CVE-2026-0001 · 2 critical')).toBeInTheDocument()
     expect(hrefOf(vulns.getByRole('link', { name: 'Violations' }))).toBe('/admin/security_violations')
 
     // Activity, newest first, each naming what it is about.
@@ -186,6 +186,18 @@ describe('OverviewPage', () => {
     expect(nodes.getByText('Online')).toBeInTheDocument()
     expect(nodes.getByText('repository · scanner')).toBeInTheDocument()
     expect(nodes.getByText('heartbeat 5 s ago')).toBeInTheDocument()
+  })
+
+  it('names a critical version without advisories by its count alone', async () => {
+    const v = busy().vulnerabilities
+    if (!v) throw new Error('busy() has vulnerabilities')
+    const first = v.newestCritical[0]
+    if (!first) throw new Error('busy() has a critical version')
+    answer(busy({ vulnerabilities: { ...v, newestCritical: [{ ...first, advisories: [] }] } }))
+    await renderWithProviders(<OverviewPage />)
+    expect(
+      await within(await screen.findByRole('region', { name: 'Vulnerabilities' })).findByText('2 critical'),
+    ).toBeInTheDocument()
   })
 
   it('draws no empty chart on an empty instance: each card says what is missing', async () => {

@@ -102,7 +102,8 @@ export function StorageGrowthCard({ data }: { data: Dashboard }) {
         <Empty>Nothing stored yet</Empty>
       ) : (
         <AreaChart
-          h={300}
+          // The legend of nine series takes its share of this.
+          h={360}
           data={growth}
           dataKey="day"
           type="stacked"
@@ -113,7 +114,8 @@ export function StorageGrowthCard({ data }: { data: Dashboard }) {
           curveType="monotone"
           withDots={false}
           fillOpacity={0.35}
-          yAxisProps={{ width: 70 }}
+          // Wide enough for "130.4 GB" on one line.
+          yAxisProps={{ width: 84 }}
         />
       )}
     </ChartCard>

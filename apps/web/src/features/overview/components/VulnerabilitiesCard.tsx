@@ -45,7 +45,7 @@ export function VulnerabilitiesCard({ data }: { data: Dashboard }) {
         <Stack gap={6} aria-label="Vulnerabilities by severity">
           {ORDER.map((s) => (
             <Group key={s} gap="xs" wrap="nowrap">
-              <Badge color={SEVERITY_COLOURS[s]} variant={s === 'critical' || s === 'high' ? 'filled' : 'light'} w={80}>
+              <Badge color={SEVERITY_COLOURS[s]} variant={s === 'critical' || s === 'high' ? 'filled' : 'light'} miw={92}>
                 {s}
               </Badge>
               <Text size="sm" fw={600} aria-label={`${s} vulnerabilities`}>
@@ -75,7 +75,7 @@ export function VulnerabilitiesCard({ data }: { data: Dashboard }) {
                 {c.name} {c.version}
               </AnchorLink>
               <Text size="xs" c="dimmed" truncate>
-                {c.advisories.join(', ')} · {c.critical} critical
+                {[c.advisories.join(', '), `${c.critical} critical`].filter(Boolean).join(' · ')}
               </Text>
             </Group>
           ))}
