@@ -42,7 +42,7 @@ async function tarball(name, version, dependencies) {
  * maintainers, integrity), the first fifth depending on four others each; every answer waits
  * UPSTREAM_DELAY_MS. Counts the requests per path.
  */
-async function startUpstream() {
+export async function startUpstream() {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const files = new Map()
@@ -132,7 +132,7 @@ async function coldInstall(registry, token, roots) {
   return ms
 }
 
-async function startTrove() {
+export async function startTrove() {
   const server = await startServer({ TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD })
   const headers = await signInAdmin(server.url, ADMIN_PASSWORD)
   const { access_token: token } = await (
@@ -245,107 +245,120 @@ async function bigDeb(dir) {
 
 /** @param {import('./stats.mjs').Row} row */
 export async function benchUpstream(row) {
+  // TROVE_BENCH_UPSTREAM_ONLY=install, burst or deb runs that part alone.
+  const only = process.env.TROVE_BENCH_UPSTREAM_ONLY
+  const part = (name) => only === undefined || only === name
   const upstream = await startUpstream()
   const trove = await startTrove()
   try {
-    const direct = []
-    const viaTrove = []
-    const viaVerdaccio = []
-    for (let round = 0; round < ROUNDS; round++) {
-      direct.push(await coldInstall(`${upstream.url}/`, null, upstream.roots))
-      const key = `npm-cold-${round}`
-      await trove.repo(key, { rclass: 'remote', packageType: 'npm', url: upstream.url })
-      viaTrove.push(await coldInstall(`${trove.url}/api/npm/${key}/`, trove.token, upstream.roots))
-      const verdaccio = await startVerdaccio(upstream.url)
-      try {
-        viaVerdaccio.push(await coldInstall(verdaccio.url, null, upstream.roots))
-      } finally {
-        await verdaccio.stop()
-      }
-    }
-    const [d, t, v] = [median(direct), median(viaTrove), median(viaVerdaccio)]
-    const note = `${PACKAGES} packages × ${VERSIONS} versions, upstream answers after ${UPSTREAM_DELAY_MS} ms; median of ${ROUNDS}`
-    row('cold npm install straight from the upstream', (d / 1000).toFixed(1), 's', '-', null, note)
-    row('cold npm install through Verdaccio 6.8 (uplink)', (v / 1000).toFixed(1), 's', '-', null, note)
-    row(
-      'cold npm install through a Trove npm remote',
-      (t / 1000).toFixed(1),
-      's',
-      '≤ 1.1× direct, < Verdaccio',
-      t <= 1.1 * d && t < v,
-      `${(t / d).toFixed(2)}× direct, ${(t / v).toFixed(2)}× Verdaccio`,
-    )
-
-    // 100 clients, one uncached tarball.
-    await trove.repo('npm-burst', { rclass: 'remote', packageType: 'npm', url: upstream.url })
-    const tarballPath = '/up-pkg-399/-/up-pkg-399-1.0.0.tgz'
-    const before = upstream.asked.get(tarballPath) ?? 0
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        fetch(`${trove.url}/api/npm/npm-burst${tarballPath}`, { headers: { authorization: `Bearer ${trove.token}` } }).then(
-          async (r) => {
-            await r.arrayBuffer()
-            return r.status
-          },
-        ),
-      ),
-    )
-    const fetched = (upstream.asked.get(tarballPath) ?? 0) - before
-    const ok = answers.filter((s) => s === 200).length
-    row(
-      'upstream requests for one tarball 100 clients miss at once',
-      fetched,
-      'requests',
-      '1',
-      fetched === 1 && ok === 100,
-      `${ok} of 100 answered 200`,
-    )
-
-    // A 50 MB .deb cached by a Debian remote, against nginx serving the same file.
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-deb-'))
-    fs.chmodSync(work, 0o755)
-    const deb = await bigDeb(work)
-    await trove.repo('deb-up', { rclass: 'local', packageType: 'debian' })
-    const auth = { authorization: `Bearer ${trove.token}` }
-    const put = await fetch(`${trove.url}/artifactory/deb-up/pool/bench-big.deb;deb.distribution=bookworm;deb.component=main`, {
-      method: 'PUT',
-      headers: auth,
-      body: fs.readFileSync(deb),
-    })
-    if (put.status !== 201) throw new Error(`deb upload: ${put.status} ${await put.text()}`)
-    await trove.repo('deb-remote', {
-      rclass: 'remote',
-      packageType: 'debian',
-      url: `${trove.url}/artifactory/deb-up`,
-      username: 'admin',
-      password: trove.token,
-    })
-    const cachedUrl = `${trove.url}/artifactory/deb-remote/pool/bench-big.deb`
-    await downloadSpeed(cachedUrl, auth, 1)
-    const nginx = await startNginx(work)
-    try {
-      const staticUrl = `${nginx.url}/${path.basename(deb)}`
-      await downloadSpeed(staticUrl, {}, 1)
-      const rounds = { trove: [], nginx: [] }
-      for (let i = 0; i < ROUNDS; i++) {
-        rounds.trove.push(await downloadSpeed(cachedUrl, auth))
-        rounds.nginx.push(await downloadSpeed(staticUrl, {}))
-      }
-      const [tr, ng] = [median(rounds.trove), median(rounds.nginx)]
-      row(
-        '50 MB cached .deb through a Debian remote',
-        tr.toFixed(0),
-        'MB/s',
-        '≥ 0.9× nginx',
-        tr >= 0.9 * ng,
-        `nginx ${ng.toFixed(0)} MB/s: ${(tr / ng).toFixed(2)}×`,
-      )
-    } finally {
-      await nginx.stop()
-      fs.rmSync(work, { recursive: true, force: true })
-    }
+    if (part('install')) await coldInstalls(row, upstream, trove)
+    if (part('burst')) await burst(row, upstream, trove)
+    if (part('deb')) await cachedDeb(row, trove)
   } finally {
     await trove.stop()
     await upstream.stop()
+  }
+}
+
+async function coldInstalls(row, upstream, trove) {
+  const direct = []
+  const viaTrove = []
+  const viaVerdaccio = []
+  for (let round = 0; round < ROUNDS; round++) {
+    direct.push(await coldInstall(`${upstream.url}/`, null, upstream.roots))
+    const key = `npm-cold-${round}`
+    await trove.repo(key, { rclass: 'remote', packageType: 'npm', url: upstream.url })
+    viaTrove.push(await coldInstall(`${trove.url}/api/npm/${key}/`, trove.token, upstream.roots))
+    const verdaccio = await startVerdaccio(upstream.url)
+    try {
+      viaVerdaccio.push(await coldInstall(verdaccio.url, null, upstream.roots))
+    } finally {
+      await verdaccio.stop()
+    }
+  }
+  const [d, t, v] = [median(direct), median(viaTrove), median(viaVerdaccio)]
+  const note = `${PACKAGES} packages × ${VERSIONS} versions, upstream answers after ${UPSTREAM_DELAY_MS} ms; median of ${ROUNDS}`
+  row('cold npm install straight from the upstream', (d / 1000).toFixed(1), 's', '-', null, note)
+  row('cold npm install through Verdaccio 6.8 (uplink)', (v / 1000).toFixed(1), 's', '-', null, note)
+  row(
+    'cold npm install through a Trove npm remote',
+    (t / 1000).toFixed(1),
+    's',
+    '≤ 1.1× direct, < Verdaccio',
+    t <= 1.1 * d && t < v,
+    `${(t / d).toFixed(2)}× direct, ${(t / v).toFixed(2)}× Verdaccio`,
+  )
+}
+
+async function burst(row, upstream, trove) {
+  // 100 clients, one uncached tarball.
+  await trove.repo('npm-burst', { rclass: 'remote', packageType: 'npm', url: upstream.url })
+  const tarballPath = '/up-pkg-399/-/up-pkg-399-1.0.0.tgz'
+  const before = upstream.asked.get(tarballPath) ?? 0
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      fetch(`${trove.url}/api/npm/npm-burst${tarballPath}`, { headers: { authorization: `Bearer ${trove.token}` } }).then(
+        async (r) => {
+          await r.arrayBuffer()
+          return r.status
+        },
+      ),
+    ),
+  )
+  const fetched = (upstream.asked.get(tarballPath) ?? 0) - before
+  const ok = answers.filter((s) => s === 200).length
+  row(
+    'upstream requests for one tarball 100 clients miss at once',
+    fetched,
+    'requests',
+    '1',
+    fetched === 1 && ok === 100,
+    `${ok} of 100 answered 200`,
+  )
+}
+
+async function cachedDeb(row, trove) {
+  // A 50 MB .deb cached by a Debian remote, against nginx serving the same file.
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-deb-'))
+  fs.chmodSync(work, 0o755)
+  const deb = await bigDeb(work)
+  await trove.repo('deb-up', { rclass: 'local', packageType: 'debian' })
+  const auth = { authorization: `Bearer ${trove.token}` }
+  const put = await fetch(`${trove.url}/artifactory/deb-up/pool/bench-big.deb;deb.distribution=bookworm;deb.component=main`, {
+    method: 'PUT',
+    headers: auth,
+    body: fs.readFileSync(deb),
+  })
+  if (put.status !== 201) throw new Error(`deb upload: ${put.status} ${await put.text()}`)
+  await trove.repo('deb-remote', {
+    rclass: 'remote',
+    packageType: 'debian',
+    url: `${trove.url}/artifactory/deb-up`,
+    username: 'admin',
+    password: trove.token,
+  })
+  const cachedUrl = `${trove.url}/artifactory/deb-remote/pool/bench-big.deb`
+  await downloadSpeed(cachedUrl, auth, 1)
+  const nginx = await startNginx(work)
+  try {
+    const staticUrl = `${nginx.url}/${path.basename(deb)}`
+    await downloadSpeed(staticUrl, {}, 1)
+    const rounds = { trove: [], nginx: [] }
+    for (let i = 0; i < ROUNDS; i++) {
+      rounds.trove.push(await downloadSpeed(cachedUrl, auth))
+      rounds.nginx.push(await downloadSpeed(staticUrl, {}))
+    }
+    const [tr, ng] = [median(rounds.trove), median(rounds.nginx)]
+    row(
+      '50 MB cached .deb through a Debian remote',
+      tr.toFixed(0),
+      'MB/s',
+      '≥ 0.9× nginx',
+      tr >= 0.9 * ng,
+      `nginx ${ng.toFixed(0)} MB/s: ${(tr / ng).toFixed(2)}×`,
+    )
+  } finally {
+    await nginx.stop()
+    fs.rmSync(work, { recursive: true, force: true })
   }
 }

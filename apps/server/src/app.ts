@@ -31,7 +31,15 @@ import { S3Objects } from './core/s3Objects.js'
 import { SecretBox } from './core/secretBox.js'
 import { asPage, htmlIsPage, onlyFilesOn, securityHeaders } from './core/securityHeaders.js'
 import { SIBLING_WAIT_MS, WorkerLink } from './core/workers.js'
-import { conditionalAnswers, type FormatContext, filesChangedHooks, formats, repositoryPathRoutes } from './formats/index.js'
+import {
+  allKept,
+  conditionalAnswers,
+  type FormatContext,
+  filesChangedHooks,
+  formats,
+  onKeepFailure,
+  repositoryPathRoutes,
+} from './formats/index.js'
 import {
   accessAdminRoutes,
   accessSelfRoutes,
@@ -244,6 +252,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Validators and 304s on the package protocols' metadata, computed before compression.
   conditionalAnswers(app)
+  onKeepFailure((error, key) =>
+    app.log.warn({ err: error }, `a fetched copy was answered but not kept (${key.replaceAll('\0', ' ')})`),
+  )
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,
@@ -469,6 +480,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await scanner.stop()
     await distribution.close()
     await gitIntegrations.idle()
+    // What remotes fetched is kept before the store and the database close.
+    await allKept()
     await blobs.close()
     s3?.destroy()
     await fctx.artifacts.flushDownloads()

@@ -1,6 +1,7 @@
 import { PACKAGE_FIELDS, PACKAGE_LICENSE_FIELDS, VERSIONS_WITH_FILES_QUERY } from '@trove/contracts/packages'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions } from 'fastify'
 import { expect, vi } from 'vitest'
+import { allKept } from '../src/formats/kit/keepLater.js'
 import { type Session, sessionHeaders } from './testApp.js'
 
 export interface BrowsedPackage {
@@ -25,13 +26,18 @@ export interface BrowsedVersion {
  */
 export function packagesBrowser(fastify: FastifyInstance, session: Session) {
   const headers = sessionHeaders(session)
+  // What remotes fetched is kept after their answer (formats/kit/keepLater.ts): the console sees it once kept.
+  const ask = async (options: InjectOptions) => {
+    await allKept()
+    return fastify.inject(options)
+  }
   const get = async (url: string) => {
-    const res = await fastify.inject({ url, headers })
+    const res = await ask({ url, headers })
     expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
     return res.json()
   }
   const pkg = async (pkgid: string): Promise<BrowsedPackage> => {
-    const res = await fastify.inject({
+    const res = await ask({
       method: 'POST',
       url: '/ui/api/v1/mds/package',
       headers,
@@ -48,7 +54,7 @@ export function packagesBrowser(fastify: FastifyInstance, session: Session) {
   return {
     /** Licences are given only under a security licence: install one, as an admin does. */
     async installSecurityLicense() {
-      const res = await fastify.inject({
+      const res = await ask({
         method: 'PUT',
         url: '/ui/api/v1/ui/admin/license',
         headers,
@@ -63,7 +69,7 @@ export function packagesBrowser(fastify: FastifyInstance, session: Session) {
     },
     /** One version of a package, with its files, as the versions list asks for a docker package's. */
     async version(pkgid: string, name: string): Promise<BrowsedVersion> {
-      const res = await fastify.inject({
+      const res = await ask({
         method: 'POST',
         url: '/ui/api/v1/mds/versions',
         headers,

@@ -44,6 +44,8 @@ export const HOT_BLOBS_TOTAL_BYTES = 64 * 1024 * 1024
 
 /** How much an upload's writer buffers before the sender waits (the socket keeps flowing meanwhile). */
 const WRITE_BUFFER_BYTES = 4 * 1024 * 1024
+/** Files of this size and more are read from disk this many bytes at a time. */
+const LARGE_READ_BYTES = 1024 * 1024
 /** An upload's data is flushed to disk every this many bytes while it streams, not all at the end. */
 const FLUSH_EVERY_BYTES = 64 * 1024 * 1024
 
@@ -654,6 +656,9 @@ export class BlobStore {
   open(sha256: string, options: { start?: number; end?: number; size?: number; highWaterMark?: number } = {}): Readable {
     const { size, ...read } = options
     const whole = read.start === undefined && read.end === undefined
+    // A large file is read in large chunks: with the stream's 64 KB default a 50 MB download paid
+    // a read, a write and an event-loop turn per 64 KB and ran at 0.6× nginx.
+    if (read.highWaterMark === undefined && size !== undefined && size >= LARGE_READ_BYTES) read.highWaterMark = LARGE_READ_BYTES
     const stream = this.s3
       ? this.s3.open(this.s3.blobKey(sha256), { start: read.start, end: read.end })
       : fs.createReadStream(this.pathOf(sha256), read)

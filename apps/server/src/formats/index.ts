@@ -49,6 +49,7 @@ export function versionOrderOf(type: string): VersionOrder {
 // What the services above use of the formats' shared kit.
 export { deployFile, deployTarget, fileInfo, matrixParams } from './kit/files.js'
 export { conditionalAnswers, rawBodies } from './kit/http.js'
+export { allKept, onKeepFailure } from './kit/keepLater.js'
 export { repositoryPathRoutes } from './kit/paths.js'
 export type {
   Advisories,

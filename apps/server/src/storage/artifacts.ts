@@ -685,7 +685,7 @@ export class ArtifactService {
   downloadHost: string | undefined
 
   /** A stored file never acts in the console's origin: an attachment unless its type is inert. */
-  serveSafely(request: FastifyRequest, reply: FastifyReply, file: FileRow): void {
+  serveSafely(request: FastifyRequest, reply: FastifyReply, file: Pick<FileRow, 'mime_type' | 'name' | 'path'>): void {
     if (this.downloadHost !== undefined && request.host === this.downloadHost) {
       reply.header('content-security-policy', DOWNLOAD_ORIGIN_CSP).header('content-disposition', 'inline')
       return
@@ -730,6 +730,38 @@ export class ArtifactService {
     const content = await this.blobs.content(file.sha256, file.size)
     return reply.send(content ?? this.blobs.open(file.sha256, { size: file.size }))
   }
+
+  /**
+   * Sends a file a remote has just fetched and is still keeping (formats/kit/keepLater.ts) from
+   * memory, with the headers its stored copy will have; its download counts once it is kept. A
+   * range, a HEAD or a revalidation waits for the stored copy and is answered from it.
+   */
+  async sendFetched(request: FastifyRequest, reply: FastifyReply, fetched: FetchedFile, options: { count?: boolean } = {}) {
+    if (request.method !== 'GET' || request.headers.range !== undefined || request.headers['if-none-match'] !== undefined) {
+      const file = await fetched.kept
+      if (!file) throw new HttpError(502, `${fetched.path} was fetched from the upstream but could not be kept`)
+      return this.sendFile(request, reply, file, options)
+    }
+    request.headers['x-no-compression'] = 'stored file'
+    reply.headers(headersFor(fetched.mimeType, fetched.blob, fetched.fetchedAt))
+    this.serveSafely(request, reply, { mime_type: fetched.mimeType, name: '', path: fetched.path })
+    reply.header('content-length', fetched.body.length)
+    if (options.count !== false) void fetched.kept.then((file) => file && this.countDownload(file))
+    return reply.send(fetched.body)
+  }
+}
+
+/**
+ * A file a remote fetched from its upstream and has not kept yet: its bytes and their sums (all
+ * three, hashed in memory), and the stored file once kept (undefined when keeping failed).
+ */
+export interface FetchedFile {
+  path: string
+  mimeType: string
+  body: Buffer
+  blob: BlobInfo
+  fetchedAt: number
+  kept: Promise<FileRow | undefined>
 }
 
 /** The headers of a file's answers, computed once per row (served rows are reused: see servedFile). */
@@ -738,18 +770,28 @@ const headersOf = new WeakMap<FileRow, Record<string, string>>()
 function fileHeaders(file: FileRow): Record<string, string> {
   let headers = headersOf.get(file)
   if (!headers) {
-    // A sum left for later (a large blob just stored) is left out until it is recorded; the ETag
-    // is then the sha256.
-    headers = {
-      'content-type': file.mime_type,
-      etag: `"${file.sha1 || file.sha256}"`,
-      'last-modified': new Date(file.modified_at).toUTCString(),
-      'x-checksum-sha256': file.sha256,
-      'accept-ranges': 'bytes',
-    }
-    if (file.sha1) headers['x-checksum-sha1'] = file.sha1
-    if (file.md5) headers['x-checksum-md5'] = file.md5
+    headers = headersFor(file.mime_type, file, file.modified_at)
     headersOf.set(file, headers)
   }
+  return headers
+}
+
+/** A file's answer headers: its type, sums and time. */
+function headersFor(
+  mimeType: string,
+  sums: { sha256: string; sha1: string | null; md5: string | null },
+  modifiedAt: number,
+): Record<string, string> {
+  // A sum left for later (a large blob just stored) is left out until it is recorded; the ETag
+  // is then the sha256.
+  const headers: Record<string, string> = {
+    'content-type': mimeType,
+    etag: `"${sums.sha1 || sums.sha256}"`,
+    'last-modified': new Date(modifiedAt).toUTCString(),
+    'x-checksum-sha256': sums.sha256,
+    'accept-ranges': 'bytes',
+  }
+  if (sums.sha1) headers['x-checksum-sha1'] = sums.sha1
+  if (sums.md5) headers['x-checksum-md5'] = sums.md5
   return headers
 }

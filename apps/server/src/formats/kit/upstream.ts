@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import type { Repository } from '../../storage/service.js'
+import { beingKept, keepLater } from './keepLater.js'
 import type { FormatContext } from './types.js'
 import { fetchOnce, RefusedUpstream, upstreamFetch } from './upstreamFetch.js'
 
@@ -65,13 +66,18 @@ export function upstreamDocument(
   request: UpstreamDocumentRequest,
 ): Promise<string | undefined> {
   // However many clients ask for the same document at once, it is read (or fetched) once.
-  return fetchOnce(`document\0${repo.key}\0${request.path}`, () => readOrFetchDocument(fctx, repo, request))
+  const key = `document\0${repo.key}\0${request.path}`
+  const fetched = beingKept<{ document: string; at: number }>(key)
+  if (fetched && (repo.offline || Date.now() - fetched.at < repo.metadataCacheSecs * 1000))
+    return Promise.resolve(fetched.document)
+  return fetchOnce(key, () => readOrFetchDocument(fctx, repo, request, key))
 }
 
 async function readOrFetchDocument(
   fctx: FormatContext,
   repo: Repository,
   request: UpstreamDocumentRequest,
+  key: string,
 ): Promise<string | undefined> {
   const cached = await fctx.db.kysely
     .selectFrom('remote_cache')
@@ -79,11 +85,13 @@ async function readOrFetchDocument(
     .where('repo_key', '=', repo.key)
     .where('path', '=', request.path)
     .executeTakeFirst()
-  const stale = async () => (cached?.status === 200 && cached.sha256 ? fctx.blobs.readText(cached.sha256) : undefined)
+  // A copy answered and still being kept is as good a stale copy as a kept one.
+  const held = beingKept<{ document: string }>(key)?.document
+  const stale = async () => held ?? (cached?.status === 200 && cached.sha256 ? fctx.blobs.readText(cached.sha256) : undefined)
   if (cached) {
     const lifetime = (cached.status === 200 ? repo.metadataCacheSecs : repo.missedCacheSecs) * 1000
     if (repo.offline || Date.now() - cached.fetched_at < lifetime) return stale()
-  } else if (repo.offline) return undefined
+  } else if (repo.offline) return held
   let response: Response
   try {
     response = await upstreamFetch(repo.key, request.url, {
@@ -106,7 +114,13 @@ async function readOrFetchDocument(
     throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status} for ${request.path}`)
   }
   const document = request.convert(await response.text(), response)
-  const blob = await fctx.blobs.put(document)
-  await rememberUpstream(fctx, repo.key, request.path, blob.sha256, request.db)
-  return document
+  // Answered now, kept after (kit/keepLater.ts).
+  return keepLater(
+    key,
+    () => ({ document, at: Date.now() }),
+    async () => {
+      const blob = await fctx.blobs.put(document)
+      await rememberUpstream(fctx, repo.key, request.path, blob.sha256, request.db)
+    },
+  ).document
 }

@@ -1,14 +1,16 @@
 import crypto from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
+import type { BlobInfo } from '../../core/blobStore.js'
 import { changedFor } from '../../core/dbWrites.js'
 import { HttpError } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
 import { servesStale } from '../../core/staleWhileDown.js'
-import type { FileRow } from '../../storage/artifacts.js'
+import type { FetchedFile, FileRow } from '../../storage/artifacts.js'
 import type { Tx } from '../../storage/repo.js'
 import type { Repository } from '../../storage/service.js'
 import { readTarGz } from '../kit/archive.js'
+import { beingKept, keepLater, smallBody, sumsOf } from '../kit/keepLater.js'
 import type { FormatContext } from '../kit/types.js'
 import { upstreamDocument, upstreamHeaders } from '../kit/upstream.js'
 import { fetchOnce, upstreamFetch } from '../kit/upstreamFetch.js'
@@ -237,14 +239,20 @@ export class NpmRegistry {
     return { ...packument, versions }
   }
 
-  /** The stored file of a tarball in a repository, fetching it from the upstream of a remote (or a virtual's members). */
-  async tarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
+  /**
+   * The stored file of a tarball in a repository, fetching it from the upstream of a remote (or a
+   * virtual's members): a tarball a remote has just fetched is answered from memory while it is
+   * kept (FetchedFile).
+   */
+  async tarball(repo: Repository, name: string, file: string): Promise<FileRow | FetchedFile | undefined> {
     const path = `${name}/-/${file}`
     if (repo.rclass === 'local') return this.fctx.artifacts.servedFile(repo.key, path)
     if (repo.rclass === 'remote') {
-      const cached = await this.fctx.artifacts.servedFile(repo.key, path)
+      const key = `npm\0${repo.key}\0${path}`
+      const cached = beingKept<FetchedFile>(key) ?? (await this.fctx.artifacts.servedFile(repo.key, path))
       if (cached) return cached
-      return fetchOnce(`npm\0${repo.key}\0${path}`, () => this.fetchTarball(repo, name, file))
+      // Kept while the row was looked up: what was kept is found now.
+      return beingKept<FetchedFile>(key) ?? fetchOnce(key, () => this.fetchTarball(repo, name, file, key))
     }
     for (const key of repo.members) {
       const member = await this.fctx.repos.get(key)
@@ -271,7 +279,12 @@ export class NpmRegistry {
     }
   }
 
-  private async fetchTarball(repo: Repository, name: string, file: string): Promise<FileRow | undefined> {
+  private async fetchTarball(
+    repo: Repository,
+    name: string,
+    file: string,
+    key: string,
+  ): Promise<FileRow | FetchedFile | undefined> {
     if (repo.offline) return undefined
     const packument = await this.remotePackument(repo, name)
     const entry = Object.entries(packument?.versions ?? {}).find(
@@ -291,9 +304,38 @@ export class NpmRegistry {
       if (response.status === 404) return undefined
       throw new HttpError(502, `The upstream of ${repo.key} answered ${response.status} for ${file}`)
     }
-    const blob = await this.fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), {
-      sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum : undefined,
-    })
+    const expected = { sha1: typeof manifest.dist?.shasum === 'string' ? manifest.dist.shasum.toLowerCase() : undefined }
+    const path = `${name}/-/${file}`
+    const body = await smallBody(response)
+    if (body) {
+      // Answered from memory, kept after (kit/keepLater.ts).
+      const blob = sumsOf(body)
+      if (expected.sha1 && expected.sha1 !== blob.sha1) {
+        throw new HttpError(
+          502,
+          `The upstream of ${repo.key} sent ${file} with the sha1 ${blob.sha1}; its packument says ${expected.sha1}`,
+        )
+      }
+      return keepLater(
+        key,
+        (kept): FetchedFile => ({ path, mimeType: 'application/gzip', body, blob, fetchedAt: Date.now(), kept }),
+        async () => this.keepTarball(repo, name, file, version, manifest, packument, await this.fctx.blobs.put(body, expected)),
+      )
+    }
+    const blob = await this.fctx.blobs.put(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), expected)
+    return this.keepTarball(repo, name, file, version, manifest, packument, blob)
+  }
+
+  /** Records a fetched tarball's version in a remote (its readme from the packument or the tarball), and returns its file. */
+  private async keepTarball(
+    repo: Repository,
+    name: string,
+    file: string,
+    version: string,
+    manifest: Manifest,
+    packument: Manifest | undefined,
+    blob: BlobInfo,
+  ): Promise<FileRow | undefined> {
     // The upstream's packument carries only the latest version's readme: any version's is in its tarball.
     const ownReadme =
       packument?.['dist-tags']?.latest === version && typeof packument?.readme === 'string' && packument.readme

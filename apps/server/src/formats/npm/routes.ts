@@ -391,6 +391,7 @@ export const npmRoutes =
             await authorize(fctx, request, 'read', repo.key)
             const file = await registry.tarball(repo, name, rest[1])
             if (!file) throw new HttpError(404, `tarball ${rest[1]} of ${name} not found`)
+            if ('body' in file) return fctx.artifacts.sendFetched(request, reply, file)
             return fctx.artifacts.sendFile(request, reply, file)
           }
           if (rest.length === 1 && rest[0]) return sendPackument(request, reply, repo, name, rest[0])
