@@ -37,6 +37,7 @@ export async function startOwnServer(
       TROVE_DATA_DIR: path.join(process.env.TROVE_E2E_DATA_DIR ?? '', name),
       TROVE_LOG_STDOUT: 'false',
       TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      TROVE_MODULES: 'repository',
       ...(typeof env === 'function' ? env(port) : env),
     },
     stdio: 'ignore',

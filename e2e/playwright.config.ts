@@ -52,6 +52,9 @@ export default defineConfig({
       TROVE_DATA_DIR: `${process.env.TROVE_E2E_DATA_DIR}/server-${i}`,
       TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
       TROVE_LOG_STDOUT: 'false',
+      // The first-run server is what a newcomer starts: every module. The journeys' own servers run
+      // the repository alone; the scanner's and release bundles' journeys start servers with theirs.
+      ...(url === ONBOARDING_URL ? {} : { TROVE_MODULES: 'repository' }),
     },
   })),
 })

@@ -147,5 +147,13 @@ test('a new admin goes from an empty instance to a working npm install and image
   await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD)
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page).toHaveURL(/\/ui\/admin\/mission_control\/topology$/)
+  // A single node started without TROVE_MODULES is the whole product: scanner and release bundles run,
+  // and the Security & Compliance administration is there.
+  for (const service of ['Artifact Repository', 'Security Scanner', 'Distribution']) {
+    await expect(page.getByRole('region', { name: service })).toContainText('Running')
+  }
+  await page.goto('/ui/admin/security_policies')
+  await expect(page).toHaveURL(/\/ui\/admin\/security_policies$/)
+  await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible()
   fs.rmSync(work, { recursive: true, force: true })
 })

@@ -101,6 +101,7 @@ test('an admin sees a second node come and go in service status', async ({ page 
       TROVE_LOG_DIR: path.join(dataDir, 'logs', 'second-node'),
       TROVE_LOG_STDOUT: 'false',
       TROVE_NODE_ID: 'second-node',
+      TROVE_MODULES: 'repository',
       TROVE_HEARTBEAT_MS: '500',
       TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
     },

@@ -58,6 +58,7 @@ export class ServerProcess {
         TROVE_GIT_REFRESH_INTERVAL_S: '0',
         TROVE_GIT_RETEST_INTERVAL_S: '0',
         TROVE_WEB_DIR: path.join(this.dataDir, 'no-console'),
+        TROVE_MODULES: 'repository',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

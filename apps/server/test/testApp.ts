@@ -58,6 +58,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: B
     TROVE_ADMIN_PASSWORD: ADMIN_PASSWORD,
     TROVE_WEB_DIR: path.join(dataDir, 'no-console'),
     TROVE_DATABASE_URL: database.url,
+    // The tests of the scanner and of release bundles turn their module on; the rest run the repository alone.
+    TROVE_MODULES: 'repository',
     ...env,
   })
   const app = await buildApp(config, options)

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined()
     expect(config.adminPassword).toBeUndefined()
     expect(config.log).toMatchObject({ level: 'info', stdout: true, maxSize: 10 * 1024 * 1024 })
+    // A single node is the whole product: the repository, the scanner and release bundles.
+    expect(config.node.modules).toEqual(['repository', 'scanner', 'distribution'])
     // The built console, whether the server runs from its sources or from its build.
     const server = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
     const built = path.resolve(server, '../web/dist')

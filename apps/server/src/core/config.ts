@@ -6,6 +6,13 @@ import { SERVICE_TYPES, type ServiceType } from '@trove/contracts/operations'
 import { z } from 'zod'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
+
+/**
+ * What a node runs when TROVE_MODULES is not set: every module Trove has, so a single node is the
+ * whole product (a cluster may still split them). The other service types are names the console
+ * knows; no module of Trove runs them.
+ */
+export const DEFAULT_MODULES: readonly ServiceType[] = ['repository', 'scanner', 'distribution']
 /** The built console (apps/web/dist), from the folder this module runs in: src/core/ in tests, dist/src/core/ when built. */
 export const webDirFrom = (folder: string) =>
   path.resolve(folder, folder.includes(`${path.sep}dist${path.sep}`) ? '../../../../web/dist' : '../../../web/dist')
@@ -78,7 +85,7 @@ const EnvSchema = z.object({
       ),
     ])
     .pipe(z.array(z.enum(SERVICE_TYPES, { error: `expected a comma-separated list of ${SERVICE_TYPES.join(', ')}` })).min(1))
-    .default(['repository']),
+    .default([...DEFAULT_MODULES]),
   TROVE_HEARTBEAT_MS: z.coerce
     .number({ error: 'expected a whole number of milliseconds' })
     .int('expected a whole number of milliseconds')

@@ -33,7 +33,7 @@ describe('start-up calls (shell §4.5)', () => {
       ((await get('/microservices')).json().services as { name: string; enabled: boolean }[])
         .filter((s) => s.enabled)
         .map((s) => s.name)
-    // This process runs the default module only (TROVE_MODULES unset).
+    // This process runs the repository module only (the tests' default).
     expect(await enabled()).toEqual(['repository'])
     const names = ((await get('/microservices')).json().services as { name: string }[]).map((s) => s.name)
     expect(names).toEqual(['repository', 'scanner', 'distribution', 'mission-control', 'insight', 'pipelines', 'tracker'])
