@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import type { Dashboard } from '@trove/contracts/dashboard'
+import { npmPublish } from '../npmClient'
 import { signInAsAdmin, USER_LANDING } from './signIn'
 
 test.use({ viewport: { width: 1280, height: 900 } })
@@ -77,20 +77,7 @@ test('the Overview shows what was published and downloaded, and each user only w
     JSON.stringify({ name, version: '1.0.0', description: 'Counted on the Overview', license: 'MIT', main: 'index.js' }),
   )
   fs.writeFileSync(path.join(dir, 'index.js'), `module.exports = '${crypto.randomBytes(2048).toString('hex')}'\n`)
-  const registry = `${baseURL}/api/npm/${repo}/`
-  fs.writeFileSync(path.join(work, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`)
-  const published = spawnSync('npm', ['publish'], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      npm_config_userconfig: path.join(work, '.npmrc'),
-      npm_config_cache: path.join(work, 'cache'),
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
-  })
+  const published = npmPublish(work, dir, `${baseURL}/api/npm/${repo}/`, token)
   expect(published.status, published.stderr).toBe(0)
   for (let i = 0; i < 3; i++) {
     const tarball = await page.request.get(`/api/npm/${repo}/${name}/-/${name}-1.0.0.tgz`, {

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
 import { writeOciImage } from '../../apps/server/test/ociImage'
+import { npmPublish } from '../npmClient'
 import { signInAsAdmin } from './signIn'
 
 const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
@@ -48,20 +49,7 @@ test('a package published with npm is found by search, opened, and every tab sho
     path.join(dir, 'README.md'),
     `# ${name}\n\nReads **well** in the browser.\n\n<script>window.__pwned = true</script>\n\n<img src=x onerror="window.__pwned = true">\n`,
   )
-  const registry = `${baseURL}/api/npm/${repo}/`
-  fs.writeFileSync(path.join(work, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`)
-  const published = spawnSync('npm', ['publish'], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      npm_config_userconfig: path.join(work, '.npmrc'),
-      npm_config_cache: path.join(work, 'cache'),
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
-  })
+  const published = npmPublish(work, dir, `${baseURL}/api/npm/${repo}/`, token)
   expect(published.status, published.stderr).toBe(0)
 
   // A CI build that produced this tarball, through the build-info API CI tools use.

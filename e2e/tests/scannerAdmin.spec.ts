@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type net from 'node:net'
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, type Page, test } from '@playwright/test'
 import { format, Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
+import { npmPublish } from '../npmClient'
 import { type OwnServer, shoot, signInAt, startOwnServer } from '../ownServer'
 import { signInAsAdmin } from './signIn'
 
@@ -47,25 +47,13 @@ test.afterAll(async () => {
 
 const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
-/** npm publish with settings in the journey's folder only (the runner's npm_config_* would override them). */
+/** A package of `manifest` in the journey's folder, published with npm. */
 function publish(registry: string, token: string, manifest: { name: string; version: string; license: string }) {
   const dir = path.join(work, `${manifest.name}-${manifest.version}`)
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest))
   fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = 1\n')
-  fs.writeFileSync(path.join(work, '.npmrc'), `registry=${registry}\n${registry.replace(/^http:/, '')}:_authToken=${token}\n`)
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)))
-  return spawnSync('npm', ['publish'], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: {
-      ...inherited,
-      npm_config_userconfig: path.join(work, '.npmrc'),
-      npm_config_cache: path.join(work, 'cache'),
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
-  })
+  return npmPublish(work, dir, registry, token)
 }
 
 test('an admin uploads advisories, syncs a feed, sets a blocking policy and a watch, and ignores the violation that follows', async ({
