@@ -5,6 +5,7 @@ import path from 'node:path'
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import type { Dashboard } from '@trove/contracts/dashboard'
 import { npmPublish } from '../npmClient'
+import { expectAccessible } from './axe'
 import { signInAsAdmin, USER_LANDING } from './signIn'
 
 test.use({ viewport: { width: 1280, height: 900 } })
@@ -138,6 +139,16 @@ test('the Overview shows what was published and downloaded, and each user only w
   await expect(nodes.getByText('Online').first()).toBeVisible()
   await expect(nodes.getByRole('link', { name: 'Service status' })).toHaveAttribute('href', '/ui/admin/monitoring/service-status')
   await shoot(page, 'overview-admin.png')
+  // Drawn with data, every badge and axis is readable in both themes.
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  await expect(page.getByRole('menu')).toHaveCount(0)
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Light theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light')
 
   // Its links open the screens they name.
   await top.getByRole('link', { name }).click()

@@ -11,6 +11,11 @@ const KIND: Record<ActivityItem['kind'], { label: string; color: string }> = {
   access: { label: 'Access', color: 'grape' },
 }
 
+/** An outlined badge's text in the darkest shade on white (the default teal and cyan are too pale to read), a light one on dark. */
+const readableOn = (color: string) => ({
+  color: `light-dark(var(--mantine-color-${color}-9), var(--mantine-color-${color}-3))`,
+})
+
 const when = (at: number) =>
   new Date(at).toLocaleString('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
 
@@ -78,7 +83,12 @@ export function ActivityCard({ data }: { data: Dashboard }) {
               gap="sm"
               wrap="nowrap"
             >
-              <Badge variant="light" color={KIND[item.kind].color} miw={96} style={{ flexShrink: 0 }}>
+              <Badge
+                variant="outline"
+                color={KIND[item.kind].color}
+                miw={96}
+                style={{ flexShrink: 0, ...readableOn(KIND[item.kind].color) }}
+              >
                 {KIND[item.kind].label}
               </Badge>
               <div style={{ flex: 1, minWidth: 0 }}>
