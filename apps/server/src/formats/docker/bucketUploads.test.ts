@@ -80,6 +80,8 @@ describe('chunked registry uploads with the blobs in a bucket, across nodes with
         TROVE_LOG_STDOUT: 'false',
         TROVE_WEB_DIR: path.join(dirB, 'no-console'),
         TROVE_NODE_ID: 'node-b',
+        // The repository alone, as on the test apps (a scanner would write beside what is checked).
+        TROVE_MODULES: 'repository',
         TROVE_MASTER_KEY: masterKey,
         ...s3Env(s3.endpoint, 'shared'),
       }),

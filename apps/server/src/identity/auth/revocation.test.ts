@@ -27,6 +27,8 @@ beforeAll(async () => {
       TROVE_LOG_DIR: path.join(one.dataDir, 'logs', 'node-two'),
       TROVE_WEB_DIR: path.join(one.dataDir, 'no-console'),
       TROVE_NODE_ID: 'node-two',
+      // The repository alone, as on the test apps (a scanner would write beside what is checked).
+      TROVE_MODULES: 'repository',
     }),
   )
   await two.fastify.ready()
