@@ -1,5 +1,5 @@
 import { Box, Burger, AppShell as Frame, Group, Image, Text, useMantineColorScheme } from '@mantine/core'
-import { useHotkeys } from '@mantine/hooks'
+import { useHotkeys, useMediaQuery } from '@mantine/hooks'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, Outlet, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
 import { BRAND_NAME } from '@trove/contracts/messages'
@@ -66,6 +66,9 @@ export function AppShell() {
   const searchRef = useRef<HTMLInputElement>(null)
   const [dialog, setDialog] = useState<'shortcuts' | 'tour' | null>(null)
   const [mobileOpen, setMobileOpen] = useState(false)
+  // Mantine's 'sm' breakpoint, where the frame's navbar turns into a drawer.
+  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false
+  const sidebarShown = narrow ? mobileOpen : !nav.sidebarCollapsed
   const [logoFailed, setLogoFailed] = useState(false)
 
   // Back from being idle: is the session still alive? If not, the guards send the user to sign in.
@@ -161,11 +164,10 @@ export function AppShell() {
             <Burger
               color="white"
               size="sm"
-              opened={mobileOpen || !nav.sidebarCollapsed}
-              onClick={() => {
-                setMobileOpen((o) => !o)
-                updateNavigation({ sidebarCollapsed: !nav.sidebarCollapsed })
-              }}
+              // Below the breakpoint the sidebar is a drawer of its own; above it, the saved preference.
+              opened={sidebarShown}
+              aria-expanded={sidebarShown}
+              onClick={() => (narrow ? setMobileOpen((o) => !o) : updateNavigation({ sidebarCollapsed: !nav.sidebarCollapsed }))}
               aria-label="Toggle sidebar"
             />
             <Link

@@ -1,4 +1,5 @@
 import { Button, Group, Popover, Text } from '@mantine/core'
+import { useClickOutside, useWindowEvent } from '@mantine/hooks'
 import { useEffect, useState } from 'react'
 
 /** The navigation tour's steps: each points at a part of the frame marked with data-tour. */
@@ -22,6 +23,14 @@ export function NavigationTour({ opened, onClose }: { opened: boolean; onClose: 
     if (opened) setIndex(0)
   }, [opened])
   const step = steps[index]
+  // Esc ends the tour wherever the focus is (the popover's own handler only hears it inside the card).
+  useWindowEvent('keydown', (event) => {
+    if (opened && event.key === 'Escape') onClose()
+  })
+  // A click anywhere else (the header's menus, the sidebar) goes where it was aimed and ends the tour.
+  const card = useClickOutside<HTMLDivElement>(() => {
+    if (opened) onClose()
+  })
   const [rect, setRect] = useState<DOMRect | null>(null)
   useEffect(() => {
     if (!opened || !step) return
@@ -47,7 +56,7 @@ export function NavigationTour({ opened, onClose }: { opened: boolean; onClose: 
           }}
         />
       </Popover.Target>
-      <Popover.Dropdown role="dialog" aria-label="Navigation tour">
+      <Popover.Dropdown ref={card} role="dialog" aria-label="Navigation tour">
         <Text fw={700} mb={4}>
           {step.title} ({index + 1}/{steps.length})
         </Text>
