@@ -260,6 +260,10 @@ test('a reverse proxy: new, saved, its nginx configuration shown to copy', async
   await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible()
   await page.goto('/ui/admin/proxies/configuration')
   await expect(page.getByRole('link', { name })).toBeVisible()
+  // One that does not exist is not found: never an empty "Edit" form of it.
+  await page.goto(`/ui/admin/proxies/configuration/edit/${name}-gone`)
+  await expect(page).toHaveURL(/\/ui\/404$/)
+  await expect(page.getByRole('heading', { name: `Edit ${name}-gone` })).toHaveCount(0)
 })
 
 test('the dark theme passes the accessibility check too, and the login page does', async ({ page, context }) => {

@@ -1,4 +1,5 @@
 import { useNavigate, useParams } from '@tanstack/react-router'
+import { useCallback } from 'react'
 import { AccountPortalSettings } from '../../features/accountPortal/AccountPortalSettings'
 import { GeneralConfigPage } from '../../features/adminConfig/GeneralConfigPage'
 import { ReverseProxyFormPage } from '../../features/adminConfig/ReverseProxyPages'
@@ -39,10 +40,12 @@ export function NewReverseProxyScreen() {
 export function EditReverseProxyScreen() {
   const { proxyName } = useParams({ from: '/_app/admin/proxies/configuration/edit/$proxyName' })
   const navigate = useNavigate()
+  const onNotFound = useCallback(() => void navigate({ to: '/404', replace: true }), [navigate])
   return (
     <ReverseProxyFormPage
       key={proxyName}
       proxyName={proxyName}
+      onNotFound={onNotFound}
       onSaved={(name) =>
         void navigate({ to: '/admin/proxies/configuration/edit/$proxyName', params: { proxyName: name }, replace: true })
       }

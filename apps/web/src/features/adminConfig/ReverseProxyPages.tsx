@@ -19,6 +19,7 @@ import { Link } from '@tanstack/react-router'
 import { Messages } from '@trove/contracts/messages'
 import type { ReverseProxy, WebServerType } from '@trove/contracts/shell'
 import { type FormEvent, useEffect, useState } from 'react'
+import { ApiError } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
 import { SaveFooter } from '../../ui/SaveFooter'
 import {
@@ -127,8 +128,21 @@ const EMPTY: ReverseProxy = {
 }
 
 /** proxies/configuration/new and edit/:proxyName: the fields of operations §3, and the nginx or haproxy file. */
-export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: string; onSaved: (name: string) => void }) {
+export function ReverseProxyFormPage({
+  proxyName,
+  onSaved,
+  onNotFound,
+}: {
+  proxyName?: string
+  onSaved: (name: string) => void
+  /** The proxy to edit does not exist (never an empty "Edit" form of it). */
+  onNotFound?: () => void
+}) {
   const existing = useReverseProxy(proxyName)
+  const notFound = existing.error instanceof ApiError && existing.error.status === 404
+  useEffect(() => {
+    if (notFound) onNotFound?.()
+  }, [notFound, onNotFound])
   const save = useSaveReverseProxy()
   // The file shown is the saved proxy's: a web server picked but not saved yet has none to show.
   const savedWebServer = existing.data?.webServerType ?? 'nginx'
@@ -168,7 +182,7 @@ export function ReverseProxyFormPage({ proxyName, onSaved }: { proxyName?: strin
       { onSuccess: (saved) => onSaved(saved.key) },
     )
   }
-  if (proxyName && existing.isPending) return <Skeleton h={400} radius="md" />
+  if (proxyName && (existing.isPending || notFound)) return <Skeleton h={400} radius="md" />
   return (
     <>
       <PageHeader
