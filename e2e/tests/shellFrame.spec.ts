@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { ReleaseBundleMessages } from '@trove/contracts/releaseBundleMessages'
 import { shoot } from '../ownServer'
 import { expectAccessible } from './axe'
 import { ADMIN_LANDING, signInAsAdmin } from './signIn'
@@ -84,10 +85,19 @@ test('choosing a project switches Administration for Project Settings', async ({
 test('the search type follows the route', async ({ page }) => {
   await page.goto('/ui/packages')
   await expect(page.getByRole('combobox', { name: 'Search packages' })).toBeVisible()
+  const distributionCalls: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/distribution/')) distributionCalls.push(r.url())
+  })
   await page.goto('/ui/release-bundles')
-  // No Enterprise+ licence and no distribution: the target tab.
+  // No Enterprise+ licence and no distribution: the target tab, which says what turns it on and calls nothing.
   await expect(page).toHaveURL(/\/ui\/release-bundles\/target$/)
   await expect(page.getByRole('combobox', { name: 'Search release bundles' })).toBeVisible()
+  await expect(page.getByText(ReleaseBundleMessages.distributionOff)).toBeVisible()
+  await page.getByRole('tab', { name: 'Target history' }).click()
+  await expect(page.getByText(ReleaseBundleMessages.distributionOff)).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(distributionCalls).toEqual([])
   await page.goto('/ui/artifacts/browse/tree/General')
   await expect(page.getByRole('combobox', { name: 'Search artifacts' })).toBeVisible()
   await page.keyboard.press('/')

@@ -4,7 +4,8 @@
  */
 export const ReleaseBundleMessages = {
   releaseBundlesTitle: 'Release bundles',
-  distributionOff: 'Distribution is not enabled on this node. Start Trove with TROVE_MODULES=repository,distribution.',
+  distributionOff:
+    'No node of this instance runs distribution. It runs where TROVE_MODULES is unset or names distribution (e.g. TROVE_MODULES=repository,distribution).',
   noSourceBundles: 'No release bundle made here yet. A bundle is a signed list of files, shipped to other Trove nodes.',
   noTargetBundles: 'No release bundle has been received here yet.',
   noMatchingBundles: 'No release bundle matches',

@@ -63,6 +63,7 @@ export function ReleaseBundlesScreen() {
       tab={tab}
       onTab={onTab}
       admin={isAdmin(ctx)}
+      distributionRunning={ctx.services.has('distribution')}
       query={search.query ?? ''}
       opened={opened}
       onOpened={onOpened}

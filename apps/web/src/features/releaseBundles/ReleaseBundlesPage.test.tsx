@@ -12,12 +12,30 @@ import { ReleaseBundlesPage } from './ReleaseBundlesPage'
 import type { BundleTab } from './tabs'
 import { details, summary, UI } from './testData'
 
-function Page({ initial = 'source', admin = false, query = '' }: { initial?: BundleTab; admin?: boolean; query?: string }) {
+function Page({
+  initial = 'source',
+  admin = false,
+  query = '',
+  running = true,
+}: {
+  initial?: BundleTab
+  admin?: boolean
+  query?: string
+  running?: boolean
+}) {
   const [tab, setTab] = useState<BundleTab>(initial)
   return (
     <>
       <Notifications />
-      <ReleaseBundlesPage tab={tab} onTab={setTab} admin={admin} query={query} repositories={[]} Markdown={Readme} />
+      <ReleaseBundlesPage
+        tab={tab}
+        onTab={setTab}
+        admin={admin}
+        distributionRunning={running}
+        query={query}
+        repositories={[]}
+        Markdown={Readme}
+      />
     </>
   )
 }
@@ -149,6 +167,7 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
         tab="target"
         onTab={() => {}}
         admin={false}
+        distributionRunning
         query=""
         repositories={[]}
         Markdown={Readme}
@@ -172,6 +191,18 @@ describe('the release bundles screen', { timeout: 40_000 }, () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     await userEvent.setup().click(screen.getByRole('tab', { name: 'Target history' }))
     expect(await screen.findByText(ReleaseBundleMessages.distributionOff)).toBeInTheDocument()
+  })
+
+  it('calls nothing when no node of the instance runs distribution', async () => {
+    const calls = stubRoutes({})
+    await renderWithProviders(<Page admin running={false} />)
+    expect(await screen.findByText(ReleaseBundleMessages.distributionOff)).toBeInTheDocument()
+    const user = userEvent.setup()
+    for (const tab of ['Target', 'Target history']) {
+      await user.click(screen.getByRole('tab', { name: tab }))
+      expect(await screen.findByText(ReleaseBundleMessages.distributionOff)).toBeInTheDocument()
+    }
+    expect(calls).toEqual([])
   })
 
   it('shows the target history, paged', async () => {

@@ -4,6 +4,7 @@ import { type ComponentType, useEffect, useState } from 'react'
 import { PageHeader } from '../../ui/PageHeader'
 import type { BundleOrigin } from './api/listBundles'
 import { BundleDrawer, type BundleRef } from './components/BundleDrawer'
+import { ModuleOff } from './components/ModuleOff'
 import type { RepositoryOption } from './components/SourceFields'
 import { HistoryTab } from './HistoryTab'
 import { SourceTab } from './SourceTab'
@@ -15,6 +16,8 @@ export interface ReleaseBundlesPageProps {
   onTab: (tab: BundleTab) => void
   /** Administrators also see the targets and the retention policy */
   admin: boolean
+  /** A node of the instance runs distribution (the start-up's services): when none does, no tab calls it */
+  distributionRunning: boolean
   /** The top bar's release-bundles search: fills the lists' filter */
   query: string
   /** Repositories a new bundle's sources may name */
@@ -32,6 +35,7 @@ export function ReleaseBundlesPage({
   tab,
   onTab,
   admin,
+  distributionRunning,
   query,
   repositories,
   Markdown,
@@ -67,18 +71,20 @@ export function ReleaseBundlesPage({
           <Tabs.Tab value="target-history">Target history</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="source">
-          <SourceTab admin={admin} initialQuery={query} repositories={repositories} Markdown={Markdown} onOpen={onOpen} />
+          {distributionRunning ? (
+            <SourceTab admin={admin} initialQuery={query} repositories={repositories} Markdown={Markdown} onOpen={onOpen} />
+          ) : (
+            <ModuleOff />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="target">
-          <TargetTab admin={admin} initialQuery={query} onOpen={onOpen} />
+          {distributionRunning ? <TargetTab admin={admin} initialQuery={query} onOpen={onOpen} /> : <ModuleOff />}
         </Tabs.Panel>
-        <Tabs.Panel value="target-history">
-          <HistoryTab />
-        </Tabs.Panel>
+        <Tabs.Panel value="target-history">{distributionRunning ? <HistoryTab /> : <ModuleOff />}</Tabs.Panel>
       </Tabs>
       <BundleDrawer
         origin={open?.origin ?? 'source'}
-        bundle={open?.bundle ?? null}
+        bundle={distributionRunning ? (open?.bundle ?? null) : null}
         onClose={onClose}
         Markdown={Markdown}
         repositories={repositories}
