@@ -53,7 +53,15 @@ async function openDrawer(routes: Record<string, (call: StubCall) => Response>, 
   await renderWithProviders(
     <>
       <Notifications />
-      <ReleaseBundlesPage tab="source" onTab={vi.fn()} admin={false} query="" repositories={REPOSITORIES} Markdown={Markdown} />
+      <ReleaseBundlesPage
+        tab="source"
+        onTab={vi.fn()}
+        admin={false}
+        distributionRunning
+        query=""
+        repositories={REPOSITORIES}
+        Markdown={Markdown}
+      />
     </>,
   )
   const user = userEvent.setup()
