@@ -9,6 +9,7 @@ import { Generations } from '../core/generations.js'
 import { spdxLicenses } from '../core/licenses.js'
 import type { Database, FilesTable } from '../core/schema.js'
 import { DOWNLOAD_ORIGIN_CSP, dispositionOf } from '../core/servedContent.js'
+import { startsWith } from '../core/sqlLike.js'
 import { servesStale } from '../core/staleWhileDown.js'
 import { packagesChanged } from './answerCache.js'
 import type { Tx } from './repo.js'
@@ -175,7 +176,7 @@ export class ArtifactService {
   /** Files under a folder of a repository (prefix without the trailing slash; '' for all). */
   async listFiles(repoKey: string, prefix: string): Promise<FileRow[]> {
     let q = this.db.selectFrom('files').selectAll().where('repo_key', '=', repoKey)
-    if (prefix) q = q.where('path', 'like', `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+    if (prefix) q = q.where(startsWith('path', `${prefix}/`))
     return q.orderBy('path').execute()
   }
 
@@ -271,9 +272,7 @@ export class ArtifactService {
       .where('b.state', '=', 'signed')
       .where('f.repo_key', '=', repoKey)
       .$if(scope.paths !== undefined, (q) => q.where('f.path', 'in', scope.paths as string[]))
-      .$if(scope.prefix !== undefined, (q) =>
-        q.where('f.path', 'like', `${(scope.prefix as string).replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
-      )
+      .$if(scope.prefix !== undefined, (q) => q.where(startsWith('f.path', scope.prefix as string)))
       .$if(scope.versionId !== undefined, (q) =>
         q.where(({ exists, selectFrom }) =>
           exists(

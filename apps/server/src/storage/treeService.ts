@@ -3,6 +3,7 @@ import { ARTIFACTS_TREE_PATH } from '@trove/contracts/artifacts'
 import type { Principal } from '../core/access.js'
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../core/errors.js'
 import type { RepoAction } from '../core/permissions.js'
+import { like } from '../core/sqlLike.js'
 import { packagesChanged } from './answerCache.js'
 import { type FileRow, packageId } from './artifacts.js'
 import type { FilesChanged, StorageContext } from './context.js'
@@ -414,7 +415,7 @@ export class ArtifactTreeService {
       .selectFrom('files')
       .selectAll()
       .where('repo_key', 'in', keys)
-      .where((eb) => eb(eb.fn('lower', ['name']), 'like', pattern))
+      .where((eb) => like(eb.fn('lower', ['name']), pattern))
       .orderBy('repo_key')
       .orderBy('path')
       .limit(limit)

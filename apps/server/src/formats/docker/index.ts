@@ -5,6 +5,7 @@ import type { Principal } from '../../core/access.js'
 import type { BlobInfo } from '../../core/blobStore.js'
 import { type HttpError, serverFaultAsHttp } from '../../core/errors.js'
 import type { RepoAction } from '../../core/permissions.js'
+import { startsWith } from '../../core/sqlLike.js'
 import type { FileRow } from '../../storage/artifacts.js'
 import type { Repository } from '../../storage/service.js'
 import { bodyLength, deployTarget } from '../kit/files.js'
@@ -265,7 +266,7 @@ const dockerRoutes =
         .selectAll()
         .where('repo_key', '=', repoKey)
         .where('sha256', '=', hex)
-        .where('path', 'like', `${image.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+        .where(startsWith('path', `${image}/`))
         .limit(1)
         .executeTakeFirst()
     }

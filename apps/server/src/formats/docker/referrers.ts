@@ -1,3 +1,4 @@
+import { startsWith } from '../../core/sqlLike.js'
 import type { FormatContext } from '../kit/types.js'
 import { type Descriptor, parseManifest } from './manifest.js'
 
@@ -13,7 +14,7 @@ export async function referrersOf(fctx: FormatContext, keys: string[], image: st
     .innerJoin('file_properties as p', 'p.file_id', 'f.id')
     .select(['f.sha256', 'f.size', 'f.mime_type'])
     .where('f.repo_key', 'in', keys)
-    .where('f.path', 'like', `${image.replace(/[\\%_]/g, (c) => `\\${c}`)}/@manifests/%`)
+    .where(startsWith('f.path', `${image}/@manifests/`))
     .where('p.name', '=', SUBJECT_PROPERTY)
     .where('p.value', '=', digest)
     .execute()

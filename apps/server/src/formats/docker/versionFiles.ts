@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { FilesTable } from '../../core/schema.js'
+import { startsWith } from '../../core/sqlLike.js'
 import type { FormatContext } from '../kit/types.js'
 import { manifestPath } from './layout.js'
 
@@ -30,7 +31,7 @@ export const imageVersionFiles =
           .selectAll()
           .where('repo_key', '=', repoKey)
           .where('sha256', '=', hex)
-          .where('path', 'like', `${image.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+          .where(startsWith('path', `${image}/`))
           .limit(1)
           .executeTakeFirst()
         if (layer) files.push(layer)

@@ -1,4 +1,5 @@
 import { HttpError } from '../../core/errors.js'
+import { startsWith } from '../../core/sqlLike.js'
 import { authorize, deployFile, deployTarget, fileInfo, matrixParams, resolveFile, sendListingOr404 } from '../kit/files.js'
 import type { Format, FormatContext, PathHandler } from '../kit/types.js'
 
@@ -29,7 +30,7 @@ const genericPaths =
         const res = await tx
           .deleteFrom('files')
           .where('repo_key', '=', target.key)
-          .where('path', 'like', `${path.replace(/\/+$/, '').replace(/[\\%_]/g, (c) => `\\${c}`)}/%`)
+          .where(startsWith('path', `${path.replace(/\/+$/, '')}/`))
           .executeTakeFirst()
         return Number(res.numDeletedRows)
       })

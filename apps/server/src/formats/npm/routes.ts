@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, serverFaultAsHttp } from '../../core/errors.js'
+import { contains } from '../../core/sqlLike.js'
 import { createAccessToken, verifyCredentials } from '../../identity/index.js'
 import type { Repository } from '../../storage/service.js'
 import { authorize, repositoryOf } from '../kit/http.js'
@@ -212,7 +213,6 @@ export const npmRoutes =
       const size = Math.min(Math.max(Number(q.size) || 20, 1), 250)
       const from = Math.max(Number(q.from) || 0, 0)
       const keys = repo.rclass === 'virtual' ? repo.members : [repo.key]
-      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       const base = db
         .selectFrom('packages as p')
         .where('p.package_type', '=', 'npm')
@@ -227,8 +227,8 @@ export const npmRoutes =
         .where((eb) =>
           text
             ? eb.or([
-                eb('p.lowercase_name', 'like', like),
-                eb(eb.fn('lower', ['p.description']), 'like', like),
+                contains('p.lowercase_name', text),
+                contains(eb.fn('lower', ['p.description']), text),
                 eb.exists(
                   eb
                     .selectFrom('package_tags as t')

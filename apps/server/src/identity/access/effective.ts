@@ -6,11 +6,12 @@ import {
   type MyRepositoryPermissions,
   ROLE_CAPABILITIES,
 } from '@trove/contracts/access'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Principal } from '../../core/access.js'
 
 import type { Authorizer } from '../../core/permissions.js'
 import type { Database } from '../../core/schema.js'
+import { contains } from '../../core/sqlLike.js'
 
 type RoleCapability = (typeof ROLE_CAPABILITIES)[number]
 
@@ -30,14 +31,12 @@ export async function myRepositories(
   q: { search?: string; page: number; pageSize: number },
 ): Promise<MyRepositoryPermissions> {
   const search = q.search?.trim().toLowerCase()
-  const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
   const first = (q.page - 1) * q.pageSize
   const items: MyRepositoryPermissions['items'] = []
   let total = 0
   for (let after: string | null = null; ; ) {
     let query = db.selectFrom('repositories').select(['key', 'rclass', 'package_type']).orderBy('key').limit(BATCH)
-    // ESCAPE is explicit: SQLite has no default escape character, PostgreSQL's is the backslash.
-    if (like) query = query.where(sql<boolean>`lower(key) like ${like} escape '\\'`)
+    if (search) query = query.where((eb) => contains(eb.fn('lower', ['key']), search))
     if (after !== null) query = query.where('key', '>', after)
     const rows = await query.execute()
     for (const row of rows) {

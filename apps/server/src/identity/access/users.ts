@@ -6,10 +6,11 @@ import {
   type UserPage,
   type UserSummary,
 } from '@trove/contracts/access'
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
+import type { Kysely, Selectable, Updateable } from 'kysely'
 import { badRequest, conflict, notFound } from '../../core/errors.js'
 import { hashPassword } from '../../core/passwords.js'
 import type { Database, UsersTable } from '../../core/schema.js'
+import { contains } from '../../core/sqlLike.js'
 import { findUserByName, insertUser } from '../users/repo.js'
 import { recordChange } from './audit.js'
 
@@ -35,9 +36,7 @@ export async function listUsers(
   let base = db.selectFrom('users')
   const search = q.search?.trim().toLowerCase()
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    // ESCAPE is explicit: SQLite has no default escape character, PostgreSQL's is the backslash.
-    base = base.where(sql<boolean>`(lower(name) like ${like} escape '\\' or lower(email) like ${like} escape '\\')`)
+    base = base.where((eb) => eb.or([contains(eb.fn('lower', ['name']), search), contains(eb.fn('lower', ['email']), search)]))
   }
   let rows = base.select(['name', 'email', 'admin', 'disabled', 'mfa_required', 'realm', 'created_at'])
   const column = SORT_COLUMNS[q.sort]

@@ -14,6 +14,7 @@ import type { Selectable } from 'kysely'
 import type { Principal } from '../../core/access.js'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../core/errors.js'
 import type { FilesTable, ReleaseBundlesTable } from '../../core/schema.js'
+import { contains, startsWith } from '../../core/sqlLike.js'
 import { type FormatContext, formatOf } from '../../formats/index.js'
 import type { Tx } from '../../storage/repo.js'
 import { canonicalJson } from './manifest.js'
@@ -201,11 +202,10 @@ export class BundleService {
       .orderBy('b.created_at', 'desc')
     const term = q?.trim().toLowerCase()
     if (term) {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       query = query.where((eb) =>
         eb.or([
-          eb(eb.fn('lower', ['b.name']), 'like', like),
-          eb(eb.fn('lower', ['b.version']), 'like', like),
+          contains(eb.fn('lower', ['b.name']), term),
+          contains(eb.fn('lower', ['b.version']), term),
           eb.exists(
             eb
               .selectFrom('release_bundle_files as c')
@@ -433,7 +433,7 @@ export class BundleService {
           .selectFrom('files')
           .selectAll()
           .where('repo_key', '=', source.repoKey)
-          .$if(prefix !== '', (q) => q.where('path', 'like', `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`))
+          .$if(prefix !== '', (q) => q.where(startsWith('path', prefix)))
           .orderBy('path')
           .limit(100_001)
           .execute()

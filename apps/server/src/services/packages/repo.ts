@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type { Dialect } from '../../core/db.js'
 import { badRequest } from '../../core/errors.js'
 import type { Database } from '../../core/schema.js'
+import { contains, like, likeLiteral } from '../../core/sqlLike.js'
 import { rankExpression, textCondition } from './textSearch.js'
 
 /**
@@ -31,10 +32,7 @@ export function prefixEnd(prefix: string): string {
 }
 
 function likePattern(glob: string): string {
-  return glob
-    .replace(/[\\%_]/g, (c) => `\\${c}`)
-    .replace(/\*/g, '%')
-    .replace(/\?/g, '_')
+  return likeLiteral(glob).replace(/\*/g, '%').replace(/\?/g, '_')
 }
 function sqliteGlob(glob: string): string {
   return glob.replace(/\[/g, '[[]')
@@ -48,7 +46,7 @@ export function globCondition(dialect: Dialect, column: string, glob: string): E
   const parts = []
   if (prefix) parts.push(sql`${col} >= ${prefix} AND ${col} < ${prefixEnd(prefix)}`)
   if (!onlyTrailingStar && glob !== '*') {
-    parts.push(dialect === 'sqlite' ? sql`${col} GLOB ${sqliteGlob(glob)}` : sql`${col} LIKE ${likePattern(glob)}`)
+    parts.push(dialect === 'sqlite' ? sql`${col} GLOB ${sqliteGlob(glob)}` : like(col, likePattern(glob)))
   }
   if (parts.length === 0) return null
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`
@@ -60,7 +58,7 @@ export function iglobCondition(dialect: Dialect, column: string, glob: string): 
   const col = sql.ref(column)
   return dialect === 'sqlite'
     ? sql<SqlBool>`lower(${col}) GLOB ${sqliteGlob(glob.toLowerCase())}`
-    : sql<SqlBool>`${col} ILIKE ${likePattern(glob)}`
+    : sql<SqlBool>`${col} ILIKE ${likePattern(glob)} ESCAPE '\\'`
 }
 
 // ---------------------------------------------------------------- dates and cursors
@@ -393,7 +391,7 @@ export async function listVersionNames(
   if (q.after !== undefined) query = query.where('v.created_at', '>=', q.after)
   if (q.licenses && q.licenses.length > 0) {
     const licenses = q.licenses
-    query = query.where((eb) => eb.or(licenses.map((l) => eb('v.licenses', 'like', `%${JSON.stringify(l)}%`))))
+    query = query.where((eb) => eb.or(licenses.map((l) => contains('v.licenses', JSON.stringify(l)))))
   }
   if (q.severities && q.severities.length > 0) {
     const severities = q.severities
@@ -417,7 +415,7 @@ export async function listVersionNames(
           .innerJoin('advisories as a', 'a.id', 'f.advisory_id')
           .select('f.version_id')
           .whereRef('f.version_id', '=', 'v.id')
-          .where((e) => e.or([e('a.id', '=', cve), e('a.aliases', 'like', `%${JSON.stringify(cve)}%`)])),
+          .where((e) => e.or([e('a.id', '=', cve), contains('a.aliases', JSON.stringify(cve))])),
       ),
     )
   }

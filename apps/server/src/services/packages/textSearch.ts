@@ -1,5 +1,6 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Dialect } from '../../core/db.js'
+import { likeLiteral } from '../../core/sqlLike.js'
 
 /**
  * Free-text package search: any part of the name (scope included), the description or a keyword.
@@ -13,9 +14,6 @@ export const SEARCH_MIN_INDEXED = 3
 
 /** The rank a match on the description or a keyword gets (below every match on the name). */
 export const RANK_OTHER = 4
-
-/** A LIKE pattern's literal (with ESCAPE '\'). */
-const esc = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /** The smallest string above every string starting with `prefix` (byte order). */
 function prefixEnd(prefix: string): string {
@@ -36,7 +34,7 @@ export function textCondition(dialect: Dialect, text: string): Expression<SqlBoo
     const phrase = `"${text.replace(/"/g, '""')}"`
     return sql<SqlBool>`p.id IN (SELECT rowid FROM package_search WHERE package_search MATCH ${phrase})`
   }
-  const like = `%${esc(text)}%`
+  const like = `%${likeLiteral(text)}%`
   // Three indexed lookups joined, rather than one OR the planner cannot split across two tables.
   return sql<SqlBool>`p.id IN (
     SELECT id FROM packages WHERE lowercase_name LIKE ${like} ESCAPE '\\'
@@ -55,14 +53,14 @@ const SEGMENT_SEPARATORS = ['/', ':']
  * keyword holds it. The same expression in both dialects.
  */
 export function rankExpression(text: string): RawBuilder<number> {
-  const e = esc(text)
+  const e = likeLiteral(text)
   const n = sql.ref('p.lowercase_name')
   const like = (pattern: string) => sql`${n} LIKE ${pattern} ESCAPE '\\'`
   const any = (patterns: string[]) => sql.join(patterns.map(like), sql` OR `)
   return sql<number>`(CASE
     WHEN ${n} = ${text} OR ${any(SEGMENT_SEPARATORS.map((s) => `%${s}${e}`))} THEN 0
     WHEN ${any([`${e}%`, ...SEGMENT_SEPARATORS.map((s) => `%${s}${e}%`)])} THEN 1
-    WHEN ${any(WORD_SEPARATORS.map((s) => `%${esc(s)}${e}%`))} THEN 2
+    WHEN ${any(WORD_SEPARATORS.map((s) => `%${likeLiteral(s)}${e}%`))} THEN 2
     WHEN ${like(`%${e}%`)} THEN 3
     ELSE ${sql.lit(RANK_OTHER)} END)`
 }

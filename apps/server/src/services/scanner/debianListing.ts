@@ -3,6 +3,7 @@ import zlib from 'node:zlib'
 import type { Kysely } from 'kysely'
 import type { BlobStore } from '../../core/blobStore.js'
 import type { Database } from '../../core/schema.js'
+import { like } from '../../core/sqlLike.js'
 import { xzDecompressed } from '../../core/xz.js'
 
 /** Index files larger than this (compressed or not) are not read for a listing. */
@@ -43,7 +44,7 @@ export async function remoteListing(
     .selectFrom('files')
     .select(['path', 'sha256', 'size'])
     .where('repo_key', '=', repoKey)
-    .where('path', 'like', 'dists/%/binary-%')
+    .where(like('path', 'dists/%/binary-%'))
     .execute()
   const distributions = new Set<string>()
   let source: string | null = null

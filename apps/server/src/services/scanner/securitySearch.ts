@@ -1,6 +1,7 @@
 import type { SecuritySearchResult } from '@trove/contracts/scanner'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../core/schema.js'
+import { contains } from '../../core/sqlLike.js'
 import type { Severity } from './types.js'
 
 /** What the security-compliance search type asks (packages §2, §3: name, cve, severities, licenses, repositories). */
@@ -69,7 +70,7 @@ async function matchingAdvisories(db: Db, repos: string[] | null, q: SecuritySea
           ids.map((i) => i.toUpperCase()),
         ),
         // aliases is a JSON array of strings: an alias appears quoted in it
-        ...ids.map((i) => eb(eb.fn('upper', ['a.aliases']), 'like', `%${JSON.stringify(i.toUpperCase())}%`)),
+        ...ids.map((i) => contains(eb.fn('upper', ['a.aliases']), JSON.stringify(i.toUpperCase()))),
         ...(names.length > 0
           ? [eb('a.id', 'in', eb.selectFrom('advisory_packages as p').select('p.advisory_id').where('p.name', 'in', names))]
           : []),
@@ -134,7 +135,7 @@ async function licensedVersions(db: Db, repos: string[] | null, licenses: string
     .innerJoin('package_versions as v', 'v.id', 'c.version_id')
     .innerJoin('packages as p', 'p.id', 'v.package_id')
     .select(['p.package_type', 'p.name', 'v.version', 'v.repo_key', 'c.name as component', 'c.version as cv', 'c.licenses'])
-    .where((eb) => eb.or(licenses.map((l) => eb(eb.fn('lower', ['c.licenses']), 'like', `%${l.toLowerCase()}%`))))
+    .where((eb) => eb.or(licenses.map((l) => contains(eb.fn('lower', ['c.licenses']), l.toLowerCase()))))
   if (repos !== null) q = q.where('v.repo_key', 'in', repos)
   const rows = await q
     .orderBy('p.name')
