@@ -14,7 +14,12 @@ beforeAll(async () => {
   auth = { authorization: `Bearer ${await accessToken(t.fastify, admin)}` }
   await createRepo(t.fastify, admin, 'like-files', { rclass: 'local', packageType: 'generic' })
   for (const name of ['my_tool/1.0/my_tool-1.0.tgz', 'myXtool/1.0/myXtool-1.0.tgz', 'pct/v1_0_done.txt', 'pct/v1x0_done.txt']) {
-    const put = await t.fastify.inject({ method: 'PUT', url: `/artifactory/like-files/${name.split('/').map(encodeURIComponent).join('/')}`, headers: auth, payload: name })
+    const put = await t.fastify.inject({
+      method: 'PUT',
+      url: `/artifactory/like-files/${name.split('/').map(encodeURIComponent).join('/')}`,
+      headers: auth,
+      payload: name,
+    })
     expect(put.statusCode).toBe(201)
   }
 })
