@@ -156,6 +156,8 @@ export type CopyMoveResponse = z.infer<typeof CopyMoveResponse>
  */
 export const ARTIFACT_SEARCH_PATH = '/api/search/artifact'
 export const RESULT_DETAIL_HEADER = 'x-result-detail'
+/** The most files one artifact search answers. */
+export const ARTIFACT_SEARCH_LIMIT = 1000
 export const ArtifactSearchResult = z.object({
   uri: z.string(),
   repo: z.string().optional(),

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
+import { useNavigate, useParams, useRouter, useRouterState } from '@tanstack/react-router'
+import { ARTIFACTS_BROWSE_PATH, ARTIFACTS_TREE_PATH } from '@trove/contracts/searchConstants'
 import { forwardRef } from 'react'
 import { SearchBar, type SearchTarget } from '../features/search/SearchBar'
 import type { SearchContext } from '../features/search/searchTypes'
@@ -32,6 +33,7 @@ export const TopSearch = forwardRef<HTMLInputElement, { ctx: ShellContext }>(fun
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> })
   const currentQuery = typeof search.query === 'string' ? search.query : ''
+  const splat = (useParams({ strict: false }) as { _splat?: string })._splat
   const projectKey = ctx.selectedProject
 
   const pathOf = (target: SearchTarget): string => {
@@ -42,7 +44,15 @@ export const TopSearch = forwardRef<HTMLInputElement, { ctx: ShellContext }>(fun
   const go = (target: SearchTarget, query: string, replace = false) => {
     const params = new URLSearchParams({ ...(query ? { query } : {}), ...(projectKey ? { projectKey } : {}) }).toString()
     const path = pathOf(target)
-    if (path === '/packages')
+    if (path === ARTIFACTS_TREE_PATH && pathname.startsWith(`${ARTIFACTS_BROWSE_PATH}/`) && splat) {
+      // A files search from the tree keeps its selection: the results show beside it.
+      void navigate({
+        to: '/artifacts/browse/$',
+        params: { _splat: splat },
+        search: { query: query || undefined, projectKey: projectKey ?? undefined },
+        replace,
+      })
+    } else if (path === '/packages')
       void navigate({
         to: '/packages/{-$packageId}/{-$versionId}',
         params: {},

@@ -1,4 +1,5 @@
 import {
+  ARTIFACT_SEARCH_LIMIT,
   type ArtifactSearchResponse,
   CopyMoveRequest,
   CopyMoveResponse,
@@ -166,7 +167,7 @@ const reposOf = (q: Record<string, string | undefined>) =>
         .filter(Boolean)
     : undefined
 
-const SEARCH_LIMIT = 1000
+const SEARCH_LIMIT = ARTIFACT_SEARCH_LIMIT
 
 /** The REST calls tools know, under /api and /artifactory/api: storage, copy/move, search. */
 export const artifactRestRoutes =

@@ -5,10 +5,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { notify } from '../../lib/notify'
 import { PageHeader } from '../../ui/PageHeader'
-import { deleteNode, downloadUrl, fetchChildren, type NodeAddress, nodeInfoQuery } from './api/artifactsApi'
+import { type ArtifactSearch, deleteNode, downloadUrl, fetchChildren, type NodeAddress, nodeInfoQuery } from './api/artifactsApi'
 import { CopyMoveDialog } from './components/CopyMoveDialog'
 import { DeployDialog } from './components/DeployDialog'
 import { NodeDetails } from './components/NodeDetails'
+import { SearchResults } from './components/SearchResults'
 import { TreePanel } from './components/TreePanel'
 import { browsePathOf, parseBrowsePath, ROOT } from './treeModel'
 import { useTree } from './useTree'
@@ -19,12 +20,16 @@ export interface ArtifactsPageProps {
   /** Puts a node's browse path in the URL (replacing the entry while only the selection moves). */
   onNavigate: (browsePath: string) => void
   packageLink: (packageId: string, version: string | null) => React.ReactNode
+  /** A search from the search bar (the URL's query): its results replace the details until closed. */
+  search?: ArtifactSearch | null
+  /** Closes the search results (the URL keeps the selection, without the query). */
+  onCloseSearch?: () => void
 }
 
 type Dialog = null | 'deploy' | 'copy' | 'move' | 'delete'
 
 /** The artifacts browser: the tree on the left, the selected node's tabs and actions on the right. */
-export function ArtifactsPage({ browsePath, onNavigate, packageLink }: ArtifactsPageProps) {
+export function ArtifactsPage({ browsePath, onNavigate, packageLink, search, onCloseSearch }: ArtifactsPageProps) {
   const tree = useTree()
   const queryClient = useQueryClient()
   const [dialog, setDialog] = useState<Dialog>(null)
@@ -148,16 +153,22 @@ export function ArtifactsPage({ browsePath, onNavigate, packageLink }: Artifacts
           <TreePanel tree={tree} selected={selectedId} onSelect={select} height="calc(100vh - 230px)" />
         </Box>
         <Box>
-          {missing && (
-            <Alert color="yellow" mb="sm">
-              {missing.replace(/\/$/, '')} was not found, or you may not read it.
-            </Alert>
+          {search ? (
+            <SearchResults search={search} onOpen={(node) => onNavigate(browsePathOf(node))} onClose={() => onCloseSearch?.()} />
+          ) : (
+            <>
+              {missing && (
+                <Alert color="yellow" mb="sm">
+                  {missing.replace(/\/$/, '')} was not found, or you may not read it.
+                </Alert>
+              )}
+              {selectedNode && !missing ? (
+                <NodeDetails node={selectedNode} actions={actions} packageLink={packageLink} />
+              ) : !missing ? (
+                <Text c="dimmed">Select a repository, folder or file to see its details.</Text>
+              ) : null}
+            </>
           )}
-          {selectedNode && !missing ? (
-            <NodeDetails node={selectedNode} actions={actions} packageLink={packageLink} />
-          ) : !missing ? (
-            <Text c="dimmed">Select a repository, folder or file to see its details.</Text>
-          ) : null}
         </Box>
       </Box>
       {selectedNode && info && (

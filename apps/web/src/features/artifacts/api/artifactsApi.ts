@@ -1,11 +1,14 @@
 import { queryOptions } from '@tanstack/react-query'
-import type {
-  CopyMoveRequest,
-  CopyMoveResponse,
-  DeleteNodeResponse,
-  NodeInfo,
-  NodeProperties,
-  TreeResponse,
+import {
+  ARTIFACT_SEARCH_PATH,
+  type ArtifactSearchResponse,
+  type CopyMoveRequest,
+  type CopyMoveResponse,
+  type DeleteNodeResponse,
+  type NodeInfo,
+  type NodeProperties,
+  RESULT_DETAIL_HEADER,
+  type TreeResponse,
 } from '@trove/contracts/artifacts'
 import { CSRF_HEADER } from '@trove/contracts/http'
 import type { ArtifactBuildsResponse } from '@trove/contracts/packages'
@@ -35,6 +38,35 @@ export function fetchChildren(
     signal,
   })
 }
+
+/** What the search bar asks of files: part of a name (`*` and `?` as wildcards) or a checksum, in some repositories. */
+export interface ArtifactSearch {
+  name: string
+  checksum?: string
+  repositories?: string[]
+}
+
+const CHECKSUM_KINDS: Record<number, 'md5' | 'sha1' | 'sha256'> = { 32: 'md5', 40: 'sha1', 64: 'sha256' }
+
+/** The files a search finds, each with its details (the REST search API, asked for `info`). */
+export const artifactSearchQuery = (search: ArtifactSearch) =>
+  queryOptions({
+    queryKey: ['artifacts', 'search', search.name, search.checksum ?? '', search.repositories ?? []],
+    queryFn: ({ signal }) => {
+      const repos = search.repositories?.length ? search.repositories.join(',') : undefined
+      const sum = search.checksum?.trim()
+      const kind = sum ? CHECKSUM_KINDS[sum.length] : undefined
+      const path = sum ? '/api/search/checksum' : ARTIFACT_SEARCH_PATH
+      const query = sum ? { [kind ?? 'sha256']: sum, repos } : { name: search.name, repos }
+      return apiRequest<ArtifactSearchResponse>(path, {
+        absolute: true,
+        query,
+        headers: { [RESULT_DETAIL_HEADER]: 'info' },
+        signal,
+      })
+    },
+    retry: false,
+  })
 
 export const nodeInfoQuery = (node: NodeAddress) =>
   queryOptions({
