@@ -29,7 +29,7 @@ test('the admin card menu: grouped links, search that highlights, disabled items
   await expectAccessible(page)
 
   await main.getByText('LDAP', { exact: true }).hover()
-  await expect(page.getByRole('tooltip')).toHaveText('Requires a Pro licence or above')
+  await expect(page.getByRole('tooltip')).toHaveText('LDAP is not part of Trove yet: sign users in with OAuth SSO or SAML SSO')
 
   await page.getByRole('textbox', { name: 'Search administration' }).fill('nginx')
   await expect(main.getByRole('link', { name: 'Reverse Proxy' })).toBeVisible()

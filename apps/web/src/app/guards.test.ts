@@ -208,13 +208,18 @@ describe('teasers and redirects', () => {
       kind: 'redirect',
       to: '/admin/security_policies',
     })
-    expect(securityTeaserGuard(ctx(admin, {}, { services: new Set(['scanner']) }))).toEqual({ kind: 'allow' })
+    // OSS, the licence a fresh Trove carries, locks nothing the node runs; an installed Pro keeps its edition's limits.
+    expect(securityTeaserGuard(ctx(admin, {}, { services: new Set(['scanner']) }))).toMatchObject({ kind: 'redirect' })
+    const pro = { license: { type: 'PRO' as const, licensedTo: 'x', validThrough: null } }
+    expect(securityTeaserGuard(ctx(admin, pro, { services: new Set(['scanner']) }))).toEqual({ kind: 'allow' })
   })
-  it('release bundles open the source tab with Enterprise+ and distribution, else target', () => {
+  it('release bundles open the source tab with Enterprise+ (or OSS) and distribution, else target', () => {
     const ent = { license: { type: 'ENTERPRISE_PLUS' as const, licensedTo: 'x', validThrough: null } }
     expect(releaseBundlesTab(ctx(admin, ent, { services: new Set(['distribution']) }))).toBe('source')
     expect(releaseBundlesTab(ctx(admin, ent))).toBe('target')
-    expect(releaseBundlesTab(ctx(admin, {}, { services: new Set(['distribution']) }))).toBe('target')
+    expect(releaseBundlesTab(ctx(admin, {}, { services: new Set(['distribution']) }))).toBe('source')
+    const pro = { license: { type: 'PRO' as const, licensedTo: 'x', validThrough: null } }
+    expect(releaseBundlesTab(ctx(admin, pro, { services: new Set(['distribution']) }))).toBe('target')
   })
   it('rewrites the old bundles path and old hash links', () => {
     expect(legacyBundlesPath('/bundles/target/x/1')).toBe('/release-bundles/target/x/1')

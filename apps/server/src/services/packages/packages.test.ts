@@ -483,12 +483,15 @@ license = {text = "BSD-3-Clause"}
     expect(anonymous.json().data.packages.edges).toEqual([])
   })
 
-  it('withholds licences without a security licence and gives them with one', async () => {
+  it("gives licences with Trove's own licence or a security licence, and withholds them with an edition's without", async () => {
     const query = '{ package(pkgid: "npm://trove-lib") { licenses { name source } operationalRisk { riskLevel } } }'
+    // OSS, the licence a fresh Trove carries, locks nothing.
+    expect((await gql({ query })).json().data.package.licenses).toEqual([{ name: 'MIT', source: 'declared' }])
+    const install = (validThrough: number | null, type = 'ENTERPRISE') =>
+      adminPut('/ui/api/v1/ui/admin/license', { type, licensedTo: 'Trove tests', validThrough })
+    expect((await install(null, 'PRO')).statusCode).toBe(200)
     const without = await gql({ query })
     expect(without.json()).toEqual({ data: { package: { licenses: null, operationalRisk: null } } })
-    const install = (validThrough: number | null) =>
-      adminPut('/ui/api/v1/ui/admin/license', { type: 'ENTERPRISE', licensedTo: 'Trove tests', validThrough })
     expect((await install(null)).statusCode).toBe(200)
     const withLicense = await gql({ query })
     expect(withLicense.json()).toEqual({

@@ -105,8 +105,9 @@ export function LicensesPage() {
           </Stack>
         </Card>
         <Text size="xs" c="dimmed">
-          The licence decides which screens are available: LDAP and Crowd need Pro or above; the source tab of release bundles
-          needs Enterprise+.
+          OSS, the licence Trove starts with, opens everything this instance runs. The other types show the console as their
+          edition would: the security screens need Enterprise, Enterprise+ or Trial; the source tab of release bundles Enterprise+
+          or Trial.
         </Text>
       </Stack>
     </>

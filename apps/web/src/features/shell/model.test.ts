@@ -98,7 +98,9 @@ describe('the admin card menu (§2.2)', () => {
     const groups = shownGroups(ADMINISTRATION_MENU, c(admin))
     expect(groups.map((g) => g.group.id)).not.toContain('xray')
     const security = groups.find((g) => g.group.id === 'security')
-    expect(security?.items.find((i) => i.item.id === 'security.ldap')?.disabled).toBe('Requires a Pro licence or above')
+    expect(security?.items.find((i) => i.item.id === 'security.ldap')?.disabled).toBe(
+      'LDAP is not part of Trove yet: sign users in with OAuth SSO or SAML SSO',
+    )
     const withXray = shownGroups(ADMINISTRATION_MENU, c(admin, {}, {}, { services: new Set(['scanner']) }))
     expect(withXray.map((g) => g.group.id)).toContain('xray')
   })
