@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { unzip } from '../../apps/server/test/zip'
+import { shoot } from '../ownServer'
 import { ADMIN_PASSWORD } from '../playwright.config'
 import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
@@ -20,6 +21,45 @@ function freePort(): Promise<number> {
     })
   })
 }
+
+test('the admin lands on topology: the node running the repository, and the setting that turns on the scanner and distribution', async ({
+  page,
+  baseURL,
+}) => {
+  // The journeys' server runs TROVE_MODULES=repository under its host name (no TROVE_NODE_ID).
+  await signInAsAdmin(page)
+  const node = page.getByRole('table', { name: 'Nodes' }).getByRole('row', { name: `Node ${os.hostname()}` })
+  await expect(node).toContainText(String(baseURL))
+  await expect(node.getByText('repository', { exact: true })).toBeVisible()
+  await expect(node.getByText('Online')).toBeVisible()
+
+  const repository = page.getByRole('region', { name: 'Artifact Repository' })
+  await expect(repository.getByText('Running', { exact: true })).toBeVisible()
+  await expect(repository).toContainText(os.hostname())
+  const scanner = page.getByRole('region', { name: 'Security Scanner' })
+  await expect(scanner.getByText('Not running')).toBeVisible()
+  await expect(scanner.getByText('TROVE_MODULES=repository,scanner', { exact: true })).toBeVisible()
+  const distribution = page.getByRole('region', { name: 'Distribution' })
+  await expect(distribution.getByText('Not running')).toBeVisible()
+  await expect(distribution.getByText('TROVE_MODULES=repository,distribution', { exact: true })).toBeVisible()
+  // Trove has no pipelines: no setting is made up for them.
+  const pipelines = page.getByRole('region', { name: 'Pipelines' })
+  await expect(pipelines).toContainText('Not part of Trove')
+  await expect(pipelines).not.toContainText('TROVE_MODULES')
+  await expectAccessible(page)
+  await shoot(page, 'topology')
+
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark')
+  try {
+    // The user menu closes after its transition: axe would read its half-gone list.
+    await expect(page.getByRole('menu')).toHaveCount(0)
+    await expectAccessible(page)
+  } finally {
+    await page.keyboard.press('Alt+T')
+  }
+})
 
 test('an admin watches new log lines of the running node appear', async ({ page }) => {
   await signInAsAdmin(page)

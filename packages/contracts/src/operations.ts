@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-import { SERVICE_LABELS, SERVICE_TYPES } from './services.js'
+import { MODULE_TYPES, SERVICE_LABELS, SERVICE_TYPES } from './services.js'
 
-export { SERVICE_LABELS, SERVICE_TYPES }
+export { MODULE_TYPES, SERVICE_LABELS, SERVICE_TYPES }
 
 /** Operations: nodes and the services they run, the log viewer and support bundles. */
 export const ServiceType = z.enum(SERVICE_TYPES)
@@ -42,7 +42,10 @@ export type ServiceStatus = z.infer<typeof ServiceStatus>
 /** GET /system/status/nodes: one entry per node with the services it runs (the freemium source). */
 export const NodeStatusEntry = z.object({
   node_id: z.string(),
+  /** The address other nodes reach it at (TROVE_NODE_URL, or where it listens); empty before it listens. */
+  url: z.string(),
   status: NodeStatus,
+  /** The services it beats for: the modules its TROVE_MODULES names (every module when unset). */
   services: z.array(z.string()),
   last_heartbeat: z.number(),
 })

@@ -2,17 +2,17 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SERVICE_TYPES, type ServiceType } from '@trove/contracts/operations'
+import { MODULE_TYPES, SERVICE_TYPES, type ServiceType } from '@trove/contracts/operations'
 import { z } from 'zod'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
 /**
- * What a node runs when TROVE_MODULES is not set: every module Trove has, so a single node is the
- * whole product (a cluster may still split them). The other service types are names the console
- * knows; no module of Trove runs them.
+ * What a node runs when TROVE_MODULES is not set: every module Trove has (MODULE_TYPES, which the
+ * console's topology reads too), so a single node is the whole product (a cluster may still split
+ * them). The other service types are names the console knows; no module of Trove runs them.
  */
-export const DEFAULT_MODULES: readonly ServiceType[] = ['repository', 'scanner', 'distribution']
+export const DEFAULT_MODULES: readonly ServiceType[] = MODULE_TYPES
 /** The built console (apps/web/dist), from the folder this module runs in: src/core/ in tests, dist/src/core/ when built. */
 export const webDirFrom = (folder: string) =>
   path.resolve(folder, folder.includes(`${path.sep}dist${path.sep}`) ? '../../../../web/dist' : '../../../web/dist')

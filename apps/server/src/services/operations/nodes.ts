@@ -141,11 +141,12 @@ export async function serviceStatus(db: Kysely<Database>, clusterId: string, now
   return out
 }
 
-/** GET /system/status/nodes: one entry per node. */
+/** GET /system/status/nodes: one entry per node, with its address and the services it runs. */
 export async function nodeList(db: Kysely<Database>, now = Date.now()): Promise<NodeStatusList> {
   const { nodes, services } = await readTopology(db)
   return nodes.map((n) => ({
     node_id: n.node_id,
+    url: n.url,
     status: nodeStatus(n, now),
     services: services.filter((s) => s.node_id === n.node_id).map((s) => s.service),
     last_heartbeat: n.last_heartbeat,

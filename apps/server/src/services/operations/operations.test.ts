@@ -9,6 +9,7 @@ import { hashPassword } from '../../core/passwords.js'
 import { setSetting } from '../../core/settings.js'
 import { insertUser } from '../../identity/users/repo.js'
 import { LOG_ANSWER_CAP_BYTES } from './logs.js'
+import { deleteNode, NodeRegistry } from './nodes.js'
 import { RETENTION_SETTING } from './routes.js'
 
 let t: TestApp
@@ -59,6 +60,31 @@ describe('service status', () => {
     expect(health.every((h: { state: string }) => h.state === 'HEALTHY')).toBe(true)
     expect((await get('/system/ismicroserviceenabled/mc')).json()).toEqual({ enabled: true, services: ['mission-control'] })
     expect((await get('/mc/api/v4/system/ping')).body).toBe('OK')
+  })
+
+  it('answers each node of the cluster with its address and the modules it beats for', async () => {
+    // A second node as a cluster records it: its own registry beating into the shared tables.
+    const b = new NodeRegistry(
+      t.app.db.kysely,
+      { nodeId: 'node-b', clusterId: 'c', version: '0', modules: ['scanner'], heartbeatMs: 5000, startedAt: Date.now() },
+      { warn: () => {} },
+    )
+    b.url = 'http://10.0.0.12:8080'
+    await b.beat()
+    try {
+      const nodes = (await get('/system/status/nodes')).json()
+      expect(nodes.find((n: { node_id: string }) => n.node_id === 'node-b')).toEqual({
+        node_id: 'node-b',
+        url: 'http://10.0.0.12:8080',
+        status: 'Online',
+        services: ['scanner'],
+        last_heartbeat: expect.any(Number),
+      })
+      // This node has not listened (the tests inject), so it has no address yet.
+      expect(nodes.find((n: { node_id: string }) => n.node_id === 'node-a')).toMatchObject({ url: '', status: 'Online' })
+    } finally {
+      await deleteNode(t.app.db.kysely, 'node-b')
+    }
   })
 
   it('answers the peers of a single node: itself, Online, seeing no one', async () => {

@@ -61,8 +61,8 @@ describe('service status', () => {
   it('reads the node status source the same way', () => {
     expect(
       onlineNodesFromNodeList([
-        { node_id: 'a', status: 'Online', services: ['repository', 'insight'], last_heartbeat: 0 },
-        { node_id: 'b', status: 'Offline', services: ['repository'], last_heartbeat: 0 },
+        { node_id: 'a', url: '', status: 'Online', services: ['repository', 'insight'], last_heartbeat: 0 },
+        { node_id: 'b', url: '', status: 'Offline', services: ['repository'], last_heartbeat: 0 },
       ]),
     ).toEqual({ repository: ['a'], insight: ['a'] })
   })
