@@ -32,21 +32,28 @@ test('a package published with npm is found by search, opened, and every tab sho
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-npm-'))
   const dir = path.join(work, 'pkg')
   fs.mkdirSync(dir)
-  fs.writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify({
-      name,
-      version: '1.2.3',
-      description: 'A package the browser finds',
-      keywords: ['browser', 'e2e'],
-      license: 'MIT',
-      main: 'index.js',
-      dependencies: { 'left-pad': '^1.3.0' },
-    }),
-  )
+  const writePackage = (version: string, readme: string) => {
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name,
+        version,
+        description: 'A package the browser finds',
+        keywords: ['browser', 'e2e'],
+        license: 'MIT',
+        main: 'index.js',
+        dependencies: { 'left-pad': '^1.3.0' },
+      }),
+    )
+    fs.writeFileSync(path.join(dir, 'README.md'), readme)
+  }
   fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = 42\n')
-  fs.writeFileSync(
-    path.join(dir, 'README.md'),
+  // An older version first, with its own readme: the package page shows the latest one's.
+  writePackage('1.0.0', '# Superseded notes\n\nOnly on 1.0.0.\n')
+  const older = npmPublish(work, dir, `${baseURL}/api/npm/${repo}/`, token)
+  expect(older.status, older.stderr).toBe(0)
+  writePackage(
+    '1.2.3',
     `# ${name}\n\nReads **well** in the browser.\n\n<script>window.__pwned = true</script>\n\n<img src=x onerror="window.__pwned = true">\n`,
   )
   const published = npmPublish(work, dir, `${baseURL}/api/npm/${repo}/`, token)
@@ -93,11 +100,24 @@ test('a package published with npm is found by search, opened, and every tab sho
   await expect(page).toHaveURL(/\/ui\/packages\?query=/)
   await row.click()
 
-  // The package level: its figures and its versions.
-  await expect(page).toHaveURL(new RegExp(`/ui/packages/npm%3A%2F%2F${name}`))
-  await expect(page.getByRole('heading', { name })).toBeVisible()
+  // The package level (no version in the path): its figures, its latest version's readme first,
+  // and its versions.
+  await expect(page).toHaveURL(new RegExp(`/ui/packages/npm%3A%2F%2F${name}(\\?|$)`))
+  // The package's title comes first; the readme's own first heading is its name too.
+  await expect(page.getByRole('heading', { name }).first()).toBeVisible()
   await expect(page.getByText('A package the browser finds')).toBeVisible()
   await expect(page.getByText(`npm i ${name}`)).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Readme' })).toHaveAttribute('aria-selected', 'true')
+  const packageReadme = page.getByTestId('readme')
+  await expect(packageReadme.getByRole('heading', { name })).toBeVisible()
+  await expect(packageReadme.locator('strong')).toHaveText('well')
+  await expect(packageReadme).not.toContainText('Superseded notes')
+  await expect(page.getByText('The readme of the latest version, 1.2.3.')).toBeVisible()
+  expect(await packageReadme.locator('script, [onerror]').count()).toBe(0)
+  expect(await page.evaluate(() => (window as { __pwned?: boolean }).__pwned)).toBeUndefined()
+  await page.screenshot({ path: test.info().outputPath('package-readme.png'), fullPage: true })
+  await page.getByRole('tab', { name: 'Versions' }).click()
+  await expect(page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.0\.0/ })).toBeVisible()
   const version = page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.2\.3/ })
   await expect(version).toBeVisible()
   await version.click()
@@ -209,6 +229,9 @@ test('an image pushed with skopeo opens on its Docker Layers tab, with its diges
   await page.getByRole('button', { name: new RegExp(image) }).click()
   // The package level pulls its latest version from this server, not a bare name (Docker Hub's).
   await expect(page.getByText(`docker pull ${host}/${repo}/${image}:1.0`)).toBeVisible()
+  // An image has no readme: its package page opens on the versions.
+  await expect(page.getByRole('tab', { name: 'Versions' })).toHaveAttribute('aria-selected', 'true')
+  await page.screenshot({ path: test.info().outputPath('docker-package.png'), fullPage: true })
   await page.getByRole('list', { name: 'Versions' }).getByRole('button', { name: /1\.0/ }).click()
   // A docker manifest is not a readme extension: the default tab is Docker Layers.
   await expect(page.getByRole('tab', { name: 'Docker Layers' })).toHaveAttribute('aria-selected', 'true')

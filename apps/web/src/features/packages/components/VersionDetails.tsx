@@ -2,7 +2,7 @@ import { Anchor, Code, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Messages } from '@trove/contracts/messages'
 import type { ArtifactRef, PackageNode, VersionNode } from '@trove/contracts/packages'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { ArtifactBuildsTable } from '../../../ui/ArtifactBuildsTable'
 import { VulnerabilityBadges } from '../../../ui/VulnerabilityBadges'
 import {
@@ -12,7 +12,6 @@ import {
   downloadUrl,
   packageQuery,
   propertiesQuery,
-  readmeQuery,
   versionQuery,
 } from '../api/packagesApi'
 import {
@@ -29,6 +28,7 @@ import {
 import { loadPackage, loadVersion, usePackagesState } from '../packagesState'
 import { Fact, PackageSummary } from './PackageSummary'
 import { SecurityTab } from './SecurityTab'
+import { VersionReadme } from './VersionReadme'
 
 export interface VersionDetailsProps {
   packageId: string
@@ -44,9 +44,6 @@ export interface VersionDetailsProps {
   onOpenPackage: (packageId: string) => void
   onNotFound: () => void
 }
-
-// The markdown renderer loads with the first readme shown, not with the list.
-const Readme = lazy(() => import('./Readme').then((m) => ({ default: m.Readme })))
 
 /** The version level: the version's figures and its tabs. */
 export function VersionDetails(props: VersionDetailsProps) {
@@ -129,7 +126,7 @@ function VersionView({
           ))}
         </Tabs.List>
         <Tabs.Panel value="readme" pt="md">
-          <ReadmeTab versionId={versionId} />
+          <VersionReadme versionId={versionId} />
           {listsDependencies(type) && <DependenciesSection versionId={versionId} />}
         </Tabs.Panel>
         <Tabs.Panel value="builds" pt="md">
@@ -154,18 +151,6 @@ function VersionView({
         </Tabs.Panel>
       </Tabs>
     </Stack>
-  )
-}
-
-function ReadmeTab({ versionId }: { versionId: string }) {
-  const readme = useQuery(readmeQuery(versionId))
-  if (readme.isPending) return <Loader size="sm" aria-label="Loading readme" />
-  return readme.data ? (
-    <Suspense fallback={<Loader size="sm" aria-label="Loading readme" />}>
-      <Readme text={readme.data} />
-    </Suspense>
-  ) : (
-    <Text c="dimmed">{Messages.noReadme}</Text>
   )
 }
 
