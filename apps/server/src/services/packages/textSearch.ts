@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Dialect } from '../../core/db.js'
-import { likeLiteral } from '../../core/sqlLike.js'
+import { contains, like, likeLiteral } from '../../core/sqlLike.js'
 
 /**
  * Free-text package search: any part of the name (scope included), the description or a keyword.
@@ -34,12 +34,11 @@ export function textCondition(dialect: Dialect, text: string): Expression<SqlBoo
     const phrase = `"${text.replace(/"/g, '""')}"`
     return sql<SqlBool>`p.id IN (SELECT rowid FROM package_search WHERE package_search MATCH ${phrase})`
   }
-  const like = `%${likeLiteral(text)}%`
   // Three indexed lookups joined, rather than one OR the planner cannot split across two tables.
   return sql<SqlBool>`p.id IN (
-    SELECT id FROM packages WHERE lowercase_name LIKE ${like} ESCAPE '\\'
-    UNION SELECT id FROM packages WHERE lower(description) LIKE ${like} ESCAPE '\\'
-    UNION SELECT package_id FROM package_tags WHERE lower(tag) LIKE ${like} ESCAPE '\\')`
+    SELECT id FROM packages WHERE ${contains('lowercase_name', text)}
+    UNION SELECT id FROM packages WHERE ${contains(sql`lower(description)`, text)}
+    UNION SELECT package_id FROM package_tags WHERE ${contains(sql`lower(tag)`, text)})`
 }
 
 /** Characters that start a word inside a name (`hello-trove`, `org.acme`, `@scope`, `group:artifact`). */
@@ -55,12 +54,15 @@ const SEGMENT_SEPARATORS = ['/', ':']
 export function rankExpression(text: string): RawBuilder<number> {
   const e = likeLiteral(text)
   const n = sql.ref('p.lowercase_name')
-  const like = (pattern: string) => sql`${n} LIKE ${pattern} ESCAPE '\\'`
-  const any = (patterns: string[]) => sql.join(patterns.map(like), sql` OR `)
+  const any = (patterns: string[]) =>
+    sql.join(
+      patterns.map((pattern) => like(n, pattern)),
+      sql` OR `,
+    )
   return sql<number>`(CASE
     WHEN ${n} = ${text} OR ${any(SEGMENT_SEPARATORS.map((s) => `%${s}${e}`))} THEN 0
     WHEN ${any([`${e}%`, ...SEGMENT_SEPARATORS.map((s) => `%${s}${e}%`)])} THEN 1
     WHEN ${any(WORD_SEPARATORS.map((s) => `%${likeLiteral(s)}${e}%`))} THEN 2
-    WHEN ${like(`%${e}%`)} THEN 3
+    WHEN ${like(n, `%${e}%`)} THEN 3
     ELSE ${sql.lit(RANK_OTHER)} END)`
 }
