@@ -42,24 +42,16 @@ export const TopSearch = forwardRef<HTMLInputElement, { ctx: ShellContext }>(fun
     return route ? route.fullPath : '/404'
   }
   const go = (target: SearchTarget, query: string, replace = false) => {
-    const params = new URLSearchParams({ ...(query ? { query } : {}), ...(projectKey ? { projectKey } : {}) }).toString()
+    const search = { query: query || undefined, projectKey: projectKey ?? undefined }
     const path = pathOf(target)
     if (path === ARTIFACTS_TREE_PATH && pathname.startsWith(`${ARTIFACTS_BROWSE_PATH}/`) && splat) {
       // A files search from the tree keeps its selection: the results show beside it.
-      void navigate({
-        to: '/artifacts/browse/$',
-        params: { _splat: splat },
-        search: { query: query || undefined, projectKey: projectKey ?? undefined },
-        replace,
-      })
-    } else if (path === '/packages')
-      void navigate({
-        to: '/packages/{-$packageId}/{-$versionId}',
-        params: {},
-        search: { query: query || undefined, projectKey: projectKey ?? undefined },
-        replace,
-      })
-    else void navigate({ href: `${path}${params ? `?${params}` : ''}`, replace })
+      void navigate({ to: '/artifacts/browse/$', params: { _splat: splat }, search, replace })
+    } else if (path === '/packages') void navigate({ to: '/packages/{-$packageId}/{-$versionId}', params: {}, search, replace })
+    else {
+      const params = new URLSearchParams({ ...(query ? { query } : {}), ...(projectKey ? { projectKey } : {}) }).toString()
+      void navigate({ href: `${path}${params ? `?${params}` : ''}`, replace })
+    }
   }
   // On the package list, results follow the typing.
   const onList = pathname === '/packages' || pathname === '/packages/'
