@@ -69,9 +69,9 @@ test('no licence: an admin goes to the licences page, anyone else to login with 
   await expect(page.getByTestId('license-type')).toHaveText('ENTERPRISE_PLUS')
   await page.goto('/ui/')
   await expect(page).toHaveURL(ADMIN_LANDING)
-  // Enterprise+ unlocks LDAP in the admin menu.
+  // The admin menu is back, with the licences entry among its links.
   await page.goto('/ui/admin/artifactory/list')
-  await expect(page.getByRole('main').getByRole('link', { name: 'LDAP' })).toBeVisible()
+  await expect(page.getByRole('main').getByRole('link', { name: 'Licenses' })).toBeVisible()
 })
 
 test('general settings: the server name names every page; read-only mode refuses changes with its message', async ({ page }) => {
