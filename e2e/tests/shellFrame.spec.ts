@@ -195,11 +195,22 @@ test('teasers and old links', async ({ page }) => {
   await page.goto('/ui/admin/security-compliance-teaser')
   await expect(page.getByRole('heading', { name: 'Security & Compliance', level: 1 })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Learn more' })).toBeVisible()
-  await expectAccessible(page)
-  await page.goto('/ui/topology-teaser')
+  // This instance runs the repository module only: the teaser says which node to restart, and how.
   await expect(
-    page.getByRole('button', { name: 'Start a free trial' }).or(page.getByRole('link', { name: 'Start a free trial' })),
+    page.getByText(
+      /^No node of this instance runs the Security Scanner module\. To turn Security & Compliance on, restart node \S+ with$/,
+    ),
   ).toBeVisible()
+  await expect(page.getByText('TROVE_MODULES=repository,scanner', { exact: true })).toBeVisible()
+  await expect(page.getByText(/free trial/i)).toHaveCount(0)
+  await expectAccessible(page)
+  // Topology is part of every node: its teaser opens it.
+  await page.goto('/ui/topology-teaser')
+  await expect(page.getByText(/free trial/i)).toHaveCount(0)
+  await page.getByRole('link', { name: 'Open Topology' }).click()
+  await expect(page).toHaveURL(/\/ui\/admin\/mission_control\/topology$/)
+  await page.goto('/ui/admin/pipelines-teaser')
+  await expect(page.getByText('Pipelines is not part of Trove yet.')).toBeVisible()
   await page.goto('/ui/demo/admin/projects/list')
   await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible()
   await page.goto('/ui/demo/admin/no/such/page')

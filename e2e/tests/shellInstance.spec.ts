@@ -192,6 +192,8 @@ test('a cloud trial admin lands on getting started; in the tour a user lands on 
     await tour.goto('/ui/admin/management/users')
     await expect(tour).toHaveURL(/\/ui\/demo\/admin\/management\/users$/)
     await expect(tour.getByRole('heading', { name: 'Users Management' })).toBeVisible()
+    // The tour is a trial of the product: its teasers keep the invitation.
+    await expect(tour.getByRole('link', { name: 'Start a free trial' })).toBeVisible()
     await tour.close()
   } finally {
     await request.put('/ui/api/v1/ui/admin/instance', { headers, data: { flavour: 'platform', deployment: 'onprem' } })
