@@ -5,6 +5,7 @@ import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
+import { expectAccessible } from './axe'
 import { signInAsAdmin } from './signIn'
 
 // The integrations catalogue (packages §2) and the IDE integration (§4), each journey with users of
@@ -58,14 +59,36 @@ test('an admin filters the catalogue, and Set Up of npm opens quick repository c
   await page.getByRole('group', { name: ScreenMessages.integrationCloudVendor }).getByRole('checkbox', { name: 'AWS' }).uncheck()
 
   // An admin's dialog: the documentation link opens in a new tab without opener or referrer.
-  await grid(page).getByRole('button', { name: 'GitLab' }).click()
+  await grid(page).getByRole('button', { name: 'GitLab', exact: true }).click()
   const gitlab = page.getByRole('dialog', { name: 'GitLab' })
   await expect(gitlab.getByRole('link', { name: Messages.learnMore })).toHaveAttribute('rel', 'noopener noreferrer')
   await expect(gitlab.getByRole('link', { name: Messages.learnMore })).toHaveAttribute('target', '_blank')
   await page.keyboard.press('Escape')
 
+  // A guide: what it does, the steps, and the snippet written for this instance.
+  const origin = new URL(page.url()).origin
+  await grid(page).getByRole('button', { name: 'GitHub Actions' }).click()
+  const actions = page.getByRole('dialog', { name: 'GitHub Actions' })
+  await expect(actions.getByText(/^Publishes what a pipeline builds to a Trove repository/)).toBeVisible()
+  await expect(actions.getByRole('list', { name: 'Steps' }).getByRole('listitem')).toHaveCount(4)
+  await expect(actions.getByText(`${origin}/api/build`, { exact: false })).toBeVisible()
+  await expect(actions.getByRole('button', { name: 'Copy .github/workflows/build.yml' })).toBeVisible()
+  await expectAccessible(page)
+  await actions.getByRole('button', { name: Messages.setUp }).click()
+  await expect(page).toHaveURL(/\/ui\/user_profile$/)
+  await page.goto('/ui/integrations')
+  await grid(page).getByRole('button', { name: 'Kubernetes', exact: true }).click()
+  const kube = page.getByRole('dialog', { name: 'Kubernetes' })
+  await expect(kube.getByText(`--docker-server=${new URL(origin).host}`, { exact: false })).toBeVisible()
+  await kube.getByRole('button', { name: Messages.setUp }).click()
+  await expect(page.getByRole('dialog', { name: 'Quick Setup' }).getByRole('checkbox', { name: 'Docker' })).toBeChecked()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog', { name: 'Quick Setup' })).toHaveCount(0)
+
   await grid(page).getByRole('button', { name: 'npm', exact: true }).click()
-  await page.getByRole('dialog', { name: 'npm' }).getByRole('button', { name: Messages.setUp }).click()
+  const npm = page.getByRole('dialog', { name: 'npm' })
+  await expect(npm.getByText(`registry=${origin}/api/npm/npm-virtual/`, { exact: false })).toBeVisible()
+  await npm.getByRole('button', { name: Messages.setUp }).click()
   const quickSetup = page.getByRole('dialog', { name: 'Quick Setup' })
   await expect(quickSetup.getByRole('checkbox', { name: 'npm' })).toBeChecked()
   await expect(quickSetup.getByRole('checkbox', { name: 'Docker' })).not.toBeChecked()

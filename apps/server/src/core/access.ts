@@ -20,8 +20,8 @@ declare module 'fastify' {
     /** A POST that only reads (a query carried in its body): read-only mode lets it through. */
     reads?: boolean
     /**
-     * A public route whose handler caps a token's actions by its scope itself (the package
-     * formats and repository paths, through the authorizer). Any other public route that changes
+     * A route whose handler caps a token's actions by its scope itself, through the authorizer
+     * (the package formats, repository paths, build-info publishing). Any other route that changes
      * something refuses a scoped token outright (`enforceAccess`).
      */
     scopeCapped?: boolean
@@ -112,7 +112,7 @@ export function enforceAccess(
   resolve: PrincipalResolver,
   administersAProject: (principal: Principal) => Promise<boolean> = async () => false,
 ): void {
-  const check = async (request: FastifyRequest, access: Access) => {
+  const check = async (request: FastifyRequest, access: Access, scopeCapped: boolean) => {
     const principal = await resolve(request)
     if (!principal) throw new HttpError(401, 'Authentication is required', AUTHENTICATION_REQUIRED_CODE)
     if (
@@ -122,7 +122,7 @@ export function enforceAccess(
     ) {
       throw new HttpError(403, CSRF_REFUSED)
     }
-    if (principal.scope && !SAFE_METHODS.has(request.method)) {
+    if (principal.scope && !SAFE_METHODS.has(request.method) && !scopeCapped) {
       throw new HttpError(403, SCOPE_REFUSED.replace('{scope}', principal.scope), SCOPE_REFUSED_CODE)
     }
     if (access === 'admin' && !principal.admin) throw new HttpError(403, ROUTE_REFUSED, ROUTE_REFUSED_CODE)
@@ -148,7 +148,7 @@ export function enforceAccess(
       if (!changes || request.headers.authorization === undefined) return done()
       return void checkScope(request).then(() => done(), done)
     }
-    check(request, access).then(() => done(), done)
+    check(request, access, config?.scopeCapped === true).then(() => done(), done)
   })
 }
 

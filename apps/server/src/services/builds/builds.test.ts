@@ -301,6 +301,37 @@ describe('builds screens', () => {
     expect(orphans).toEqual([])
   })
 
+  it("publishes with a CI's deploy-scoped token; a read token is refused, and replacing a run still needs delete", async () => {
+    const scoped = async (scope: 'deploy' | 'read') => {
+      const res = await t.fastify.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/userIdentifyToken/admin',
+        headers: adminHeaders,
+        payload: { expiresIn: 3600, scope },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      return { authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` }
+    }
+    const put = (headers: Record<string, string>, number: string) =>
+      t.fastify.inject({
+        method: 'PUT',
+        url: '/api/build',
+        headers,
+        payload: { name: 'ci-scoped', number, started: '2026-01-01T00:00:00.000+0000', modules: [] },
+      })
+    const deployToken = await scoped('deploy')
+    expect((await put(deployToken, '1')).statusCode).toBe(204)
+    expect((await get('/api/build/ci-scoped/1')).statusCode).toBe(200)
+    // A deploy token holds no delete: it may not overwrite a run it published.
+    const again = await put(deployToken, '1')
+    expect(again.statusCode).toBe(403)
+    expect(again.body).toContain('needs the delete permission')
+    const read = await put(await scoped('read'), '2')
+    expect(read.statusCode).toBe(403)
+    expect(read.body).toContain('You may not publish builds named ci-scoped')
+    expect((await get('/api/build/ci-scoped/2')).statusCode).toBe(404)
+  })
+
   it('deletes runs through DELETE /api/build/{name}?buildNumbers= (and /artifactory/api), all or nothing', async () => {
     await publish(run('5', '2026-03-05T10:00:00.000+0000', []))
     await publish(run('6', '2026-03-06T10:00:00.000+0000', []))

@@ -346,7 +346,9 @@ export const packagesRoutes =
       z$.put(
         `${prefix}/build`,
         {
-          config: { access: 'user' },
+          // A CI's deploy-scoped token publishes its builds: publishBuild asks the authorizer,
+          // which caps the token's actions by its scope.
+          config: { access: 'user', scopeCapped: true },
           bodyLimit: 16 * 1024 * 1024,
           schema: {
             tags,

@@ -20,7 +20,9 @@ export function IntegrationsScreen() {
   const navigate = useNavigate()
   const [ide, setIde] = useState<IdeModalState | null>(null)
   const providerUser = signsInWithProvider(ctx.user.realm)
-  const setMeUp = useQuery({ ...setMeUpQuery(null), enabled: ide !== null })
+  // Where clients reach Trove: the IDE modal and the admins' set-up guides show it.
+  const setMeUp = useQuery({ ...setMeUpQuery(null), enabled: ide !== null || ctx.user.admin })
+  const guideTarget = { baseUrl: setMeUp.data?.baseUrl ?? window.location.origin, user: ctx.user.name }
 
   const openIde = async (tool: string) => {
     let apiKey: string | null = null
@@ -43,7 +45,7 @@ export function IntegrationsScreen() {
 
   return (
     <>
-      <IntegrationsPage admin={ctx.user.admin} onSetUp={onSetUp} />
+      <IntegrationsPage admin={ctx.user.admin} onSetUp={onSetUp} guideTarget={guideTarget} />
       {ide && (
         <IdeIntegrationModal
           tool={ide.tool}

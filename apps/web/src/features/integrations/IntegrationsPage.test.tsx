@@ -4,6 +4,7 @@ import { Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../test/render'
+import { CATALOGUE } from './catalogue'
 import type { CatalogueItem } from './catalogueTypes'
 import { IntegrationsPage } from './IntegrationsPage'
 
@@ -47,6 +48,8 @@ const ITEMS: CatalogueItem[] = [
   },
 ]
 
+const TARGET = { baseUrl: 'https://trove.example.com', user: 'ada' }
+
 const cards = () =>
   within(screen.getByRole('list', { name: ScreenMessages.integrationsTitle }))
     .getAllByRole('listitem')
@@ -55,7 +58,7 @@ const count = () => screen.getByText(/^\d+$/, { selector: '.mantine-Badge-label'
 
 async function renderPage(admin: boolean) {
   const onSetUp = vi.fn()
-  await renderWithProviders(<IntegrationsPage admin={admin} onSetUp={onSetUp} items={ITEMS} />)
+  await renderWithProviders(<IntegrationsPage admin={admin} onSetUp={onSetUp} guideTarget={TARGET} items={ITEMS} />)
   return { onSetUp, user: userEvent.setup() }
 }
 
@@ -141,6 +144,33 @@ describe('the integrations catalogue', { timeout: 20_000 }, () => {
       expect(link).toHaveAttribute('href', item.documentationLink)
       expect(link).toHaveAttribute('target', '_blank')
       expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+    }
+  })
+
+  it("shows an admin what the integration does and its exact steps, with this instance's URL in the snippet", async () => {
+    const onSetUp = vi.fn()
+    await renderWithProviders(<IntegrationsPage admin onSetUp={onSetUp} guideTarget={TARGET} />)
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'GitHub Actions' }))
+    const dialog = await screen.findByRole('dialog', { name: 'GitHub Actions' })
+    expect(within(dialog).getByText(/^Publishes what a pipeline builds to a Trove repository/)).toBeInTheDocument()
+    const steps = within(within(dialog).getByRole('list', { name: 'Steps' })).getAllByRole('listitem')
+    expect(steps.length).toBeGreaterThanOrEqual(3)
+    expect(within(dialog).getByText('.github/workflows/build.yml')).toBeInTheDocument()
+    const code = within(dialog).getByText(/secrets\.TROVE_TOKEN/)
+    expect(code.textContent).toContain('https://trove.example.com/api/build')
+    expect(within(dialog).getByRole('button', { name: 'Copy .github/workflows/build.yml' })).toBeInTheDocument()
+  })
+})
+
+describe('the catalogue', () => {
+  it('has a set-up action and a guide with steps for every item', async () => {
+    const { integrationGuide } = await import('@trove/contracts/integrationGuides')
+    for (const item of CATALOGUE) {
+      expect(item.configureAction, item.id).toBeDefined()
+      const guide = integrationGuide(item.id, item.label, TARGET)
+      expect(guide?.does, item.id).toMatch(/\w/)
+      expect(guide?.steps.length, item.id).toBeGreaterThanOrEqual(2)
     }
   })
 })

@@ -1,5 +1,6 @@
 import { ActionIcon, Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
+import type { GuideTarget } from '@trove/contracts/integrationGuides'
 import { Limits } from '@trove/contracts/limits'
 import {
   CLOUD_VENDOR_LABELS,
@@ -22,6 +23,8 @@ export interface IntegrationsPageProps {
   admin: boolean
   /** Carries out an item's Set Up: the route it names, or its named action. */
   onSetUp: (action: ConfigureAction, item: CatalogueItem) => void
+  /** What the set-up guides are written for: this instance's URL and the signed-in user. */
+  guideTarget: GuideTarget
   items?: CatalogueItem[]
 }
 
@@ -29,7 +32,7 @@ const CATEGORIES = Object.keys(INTEGRATION_CATEGORY_LABELS) as IntegrationCatego
 const VENDORS = Object.keys(CLOUD_VENDOR_LABELS) as CloudVendor[]
 
 /** /integrations (packages §2 "Integrations catalogue"). */
-export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: IntegrationsPageProps) {
+export function IntegrationsPage({ admin, onSetUp, guideTarget, items = CATALOGUE }: IntegrationsPageProps) {
   const [search, setSearch] = useState('')
   const [debouncedSearch] = useDebouncedValue(search, Limits.integrationFilterDebounceMs)
   const [categories, setCategories] = useState<IntegrationCategory[]>([])
@@ -138,7 +141,7 @@ export function IntegrationsPage({ admin, onSetUp, items = CATALOGUE }: Integrat
           />
         )}
       </Group>
-      <SetUpDialog item={dialogItem} onClose={() => setDialogItem(null)} onSetUp={onSetUp} />
+      <SetUpDialog item={dialogItem} target={guideTarget} onClose={() => setDialogItem(null)} onSetUp={onSetUp} />
     </Card>
   )
 }

@@ -1,5 +1,5 @@
 import { PACKAGE_TYPE_NAMES, PACKAGE_TYPES, type PackageTypeName } from '@trove/contracts/repositoryConstants'
-import type { CatalogueGroup, CatalogueItem } from './catalogueTypes'
+import type { CatalogueGroup, CatalogueItem, ConfigureAction } from './catalogueTypes'
 
 /**
  * The integrations catalogue (packages §3 "Integrations"): every card of /integrations, by group.
@@ -55,6 +55,11 @@ const packageFormat = (type: PackageTypeName): CatalogueItem => ({
   configureAction: { type: 'action', actionName: 'quickRepository', payload: { packageType: type } },
 })
 
+/** A pipeline needs an access token: Set Up opens the profile, where tokens are made. */
+const CI_SET_UP: ConfigureAction = { type: 'redirect', payload: { to: '/user_profile' } }
+/** A cluster pulls from Docker repositories: Set Up creates them. */
+const DOCKER_SET_UP: ConfigureAction = { type: 'action', actionName: 'quickRepository', payload: { packageType: 'docker' } }
+
 export const CATALOGUE_GROUPS: CatalogueGroup[] = [
   {
     id: 'sourceControl',
@@ -98,6 +103,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cicd'],
         vendors: [],
         documentationLink: 'https://www.jenkins.io/doc/book/using/using-credentials/',
+        configureAction: CI_SET_UP,
       },
       {
         id: 'ci-github-actions',
@@ -107,6 +113,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cicd'],
         vendors: [],
         documentationLink: 'https://docs.github.com/en/actions/security-guides/using-secrets-in-github-actions',
+        configureAction: CI_SET_UP,
       },
       {
         id: 'ci-gitlab',
@@ -116,6 +123,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cicd'],
         vendors: [],
         documentationLink: 'https://docs.gitlab.com/ci/variables/',
+        configureAction: CI_SET_UP,
       },
       {
         id: 'ci-azure-pipelines',
@@ -125,6 +133,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cicd'],
         vendors: ['azure'],
         documentationLink: 'https://learn.microsoft.com/en-us/azure/devops/pipelines/library/service-endpoints',
+        configureAction: CI_SET_UP,
       },
     ],
   },
@@ -141,6 +150,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cloudNative'],
         vendors: [],
         documentationLink: 'https://kubernetes.io/docs/tasks/configure-pod-container/pull-image-private-registry/',
+        configureAction: DOCKER_SET_UP,
       },
       {
         id: 'cloud-ecs',
@@ -150,6 +160,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cloudNative'],
         vendors: ['aws'],
         documentationLink: 'https://docs.aws.amazon.com/AmazonECS/latest/developerguide/private-auth.html',
+        configureAction: DOCKER_SET_UP,
       },
       {
         id: 'cloud-aks',
@@ -159,6 +170,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cloudNative'],
         vendors: ['azure'],
         documentationLink: 'https://learn.microsoft.com/en-us/azure/aks/',
+        configureAction: DOCKER_SET_UP,
       },
       {
         id: 'cloud-gke',
@@ -168,6 +180,7 @@ export const CATALOGUE_GROUPS: CatalogueGroup[] = [
         categories: ['cloudNative'],
         vendors: ['gcp'],
         documentationLink: 'https://cloud.google.com/kubernetes-engine/docs',
+        configureAction: DOCKER_SET_UP,
       },
     ],
   },

@@ -65,9 +65,7 @@ describe('the catalogue', () => {
     expect(of('git-')).toEqual(['GitHub', 'GitLab', 'Bitbucket Cloud', 'Bitbucket Server'])
     expect(of('ide-')).toHaveLength(4)
     expect(of('ci-')).toHaveLength(4)
-    const packages = CATALOGUE.filter(
-      (i) => i.configureAction?.type === 'action' && i.configureAction.actionName === 'quickRepository',
-    )
+    const packages = CATALOGUE.filter((i) => i.id.startsWith('package-'))
     expect(packages.map((i) => (i.configureAction?.type === 'action' ? i.configureAction.payload : null))).toEqual(
       PACKAGE_TYPES.map((packageType) => ({ packageType })),
     )
