@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 const USER = 'e2e-paula'
 const PASSWORD = 'paula-password-1'
@@ -12,8 +12,6 @@ async function signIn(page: Page, user: string, password: string) {
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page).toHaveURL(/\/ui\/(overview|packages)/)
 }
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** Deploys a small file with the page's session, as the console's calls do: the status. */
 const deploy = async (page: Page, repo: string, file: string) =>

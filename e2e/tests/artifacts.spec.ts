@@ -1,9 +1,8 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex')
 
 async function signIn(page: Page, user: string, password: string) {

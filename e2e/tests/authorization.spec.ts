@@ -1,11 +1,9 @@
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 const USER = 'e2e-aurora'
 const PASSWORD = 'aurora-password-1'
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 test('the authorization screen shows a user what the permission model lets them do, and an admin that they hold everything', async ({
   browser,

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { BuildTexts } from '@trove/contracts/builds'
 import { expectAccessible } from './axe'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 const sums = (content: string) =>
   Object.fromEntries(['sha1', 'sha256', 'md5'].map((a) => [a, crypto.createHash(a).update(content).digest('hex')]))
 

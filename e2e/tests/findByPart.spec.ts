@@ -5,9 +5,7 @@ import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { npmPublish } from '../npmClient'
 import { expectAccessible } from './axe'
-import { signInAsAdmin } from './signIn'
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+import { csrfOf, signInAsAdmin } from './signIn'
 
 /** Chooses a type in the top bar's search and runs a search for `text`, as a person would. */
 async function searchFor(page: Page, type: 'Packages' | 'Artifacts', text: string) {

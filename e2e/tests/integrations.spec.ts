@@ -6,11 +6,10 @@ import { expect, type Page, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { expectAccessible } from './axe'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 // The integrations catalogue (packages §2) and the IDE integration (§4), each journey with users of
 // its own so that no other journey's change to the admin's API key gets in the way.
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 async function makeUser(page: Page, name: string, password: string, admin: boolean) {
   const res = await page.request.post('/ui/api/v1/ui/admin/users', {

@@ -3,13 +3,11 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { Messages } from '@trove/contracts/messages'
 import { writeOciImage } from '../../apps/server/test/ociImage'
 import { npmPublish } from '../npmClient'
-import { signInAsAdmin } from './signIn'
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
+import { csrfOf, signInAsAdmin } from './signIn'
 
 /** A package published with the real npm client, then found, opened and read in the browser. */
 test('a package published with npm is found by search, opened, and every tab shows its data', async ({

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { type OwnServer, shoot, signInAt, startOwnServer } from '../ownServer'
 import { ADMIN_PASSWORD } from '../playwright.config'
+import { csrfOf } from './signIn'
 
 // Release bundles between two servers of their own with the distribution module: a bundle made,
 // signed and distributed in the console of the source, its progress followed to the end, found by a
@@ -22,8 +23,6 @@ test.afterAll(() => {
   source?.stop()
   target?.stop()
 })
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** An administrator's token of the target, as its admin would make one for the source. */
 async function targetToken(): Promise<string> {

@@ -7,6 +7,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { writeOciImage } from '../../apps/server/test/ociImage'
 import { type OwnServer, shoot, signInAt, startOwnServer } from '../ownServer'
 import { ADMIN_PASSWORD } from '../playwright.config'
+import { csrfOf } from './signIn'
 
 // The security scanner with real clients, on a server of its own with the scanner module on:
 // an npm package that depends on a version a real advisory names shows it on its Security tab, a
@@ -28,8 +29,6 @@ test.afterAll(() => {
   server?.stop()
   if (work) fs.rmSync(work, { recursive: true, force: true })
 })
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** npm with its settings in the journey's folder only (the runner's own npm_config_* would override them). */
 function npm(args: string[], cwd: string) {

@@ -4,12 +4,12 @@ import type net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { format, Messages } from '@trove/contracts/messages'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
 import { npmPublish } from '../npmClient'
 import { type OwnServer, shoot, signInAt, startOwnServer } from '../ownServer'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 // The scanner's administration in the console, on a server of its own with the scanner module on:
 // advisories uploaded and synced from a feed, a blocking policy and a watch made in the forms, a
@@ -44,8 +44,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => feed?.close(resolve))
   if (work) fs.rmSync(work, { recursive: true, force: true })
 })
-
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** A package of `manifest` in the journey's folder, published with npm. */
 function publish(registry: string, token: string, manifest: { name: string; version: string; license: string }) {

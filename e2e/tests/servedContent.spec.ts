@@ -1,14 +1,13 @@
 import crypto from 'node:crypto'
-import { type APIRequestContext, expect, type Page, request as requests, test } from '@playwright/test'
+import { type APIRequestContext, expect, request as requests, test } from '@playwright/test'
 import { signInAt, startOwnServer } from '../ownServer'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 /**
  * Finding 1 of the security probe, in a real browser: a user who may only deploy uploads files
  * that, opened by an admin, would call the console's API with the admin's session and make the
  * uploader an admin. Whatever the file's type, nothing of it may act in the console's origin.
  */
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 
 /** What the attacker's script does: promote a user with the reader's session and CSRF cookie. */
 const promote = (user: string) =>

@@ -12,3 +12,6 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page).toHaveURL(ADMIN_LANDING)
 }
+
+/** The session's CSRF token, for calls a test makes with the page's cookies. */
+export const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''

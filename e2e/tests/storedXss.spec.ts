@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import { expect, type Page, test } from '@playwright/test'
 import tar from 'tar-stream'
-import { signInAsAdmin } from './signIn'
+import { csrfOf, signInAsAdmin } from './signIn'
 
 /** What `npm publish` sends for one version: its manifest and its tarball inline. */
 async function npmPublishBody(base: string, repo: string, manifest: { name: string; version: string; [k: string]: unknown }) {
@@ -29,7 +29,6 @@ async function npmPublishBody(base: string, repo: string, manifest: { name: stri
  * Each field holds markup that would set window.__xss (or open a dialog) if it ever ran; every
  * screen that shows it is opened, and the markup must appear as the text it is.
  */
-const csrfOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'trove_csrf')?.value ?? ''
 const PAYLOAD = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>"'><svg onload=window.__xss=1>`
 
 async function nothingRan(page: Page, where: string) {

@@ -35,11 +35,12 @@ export function SupportZonePage({ admin }: SupportZonePageProps) {
   const queryClient = useQueryClient()
   const bundles = useBundles()
   const status = useServiceStatus()
-  const retention = useRetention(admin)
+  const online = status.data ? onlineNodesByService(status.data) : {}
+  // Retention is distribution's: with no node running it, it is off, and nobody is asked.
+  const retention = useRetention(admin && Boolean(online.distribution))
   const [creating, setCreating] = useState(false)
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: bundlesQuery().queryKey }), [queryClient])
   const flow = useBundleCreation(reload)
-  const online = status.data ? onlineNodesByService(status.data) : {}
   const services = SERVICE_TYPES.filter((s) => online[s])
   const inProgress = Object.values(flow.inProgress).reduce((a, n) => a + (n ?? 0), 0)
   const rows = [...flow.placeholders, ...(bundles.data ?? [])]

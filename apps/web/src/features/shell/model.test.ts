@@ -90,6 +90,10 @@ describe('sidebars (§4.2, §4.3)', () => {
       '/admin/projects/overview?projectKey=web',
     )
     expect(administrationMenuTarget(undefined, c(admin, {}, { projects: false }))).toBe('/admin/repositories')
+    // The integrations shortcut leads to the catalogue: coming back to it would leave the menu again.
+    expect(administrationMenuTarget('/admin/configuration/integrations', c(admin, {}, { projects: false }))).toBe(
+      '/admin/repositories',
+    )
   })
 })
 

@@ -148,6 +148,9 @@ export const APPLICATION_MENU: MenuGroup[] = [
 
 export { CONTACT_REQUESTS_PATH }
 
+/** Administration entries that redirect to a screen of the Application menu (shell §2.2's configure shortcuts). */
+export const LEAVES_ADMINISTRATION: readonly string[] = ['/admin/configuration/integrations']
+
 /** The Administration sidebar (platform configuration), also the admin card menu. */
 export const ADMINISTRATION_MENU: MenuGroup[] = [
   {
@@ -406,7 +409,8 @@ export function applicationMenuTarget(lastVisited: string | undefined): string {
  * visible item of the platform configuration sidebar; else a default admin page.
  */
 export function administrationMenuTarget(lastVisited: string | undefined, c: ShellContext): string {
-  if (lastVisited) return lastVisited
+  // A shortcut that leads out of the administration (to the catalogue) is no page to come back to.
+  if (lastVisited && !LEAVES_ADMINISTRATION.some((p) => lastVisited === p || lastVisited.startsWith(`${p}?`))) return lastVisited
   if (c.canAdminProjects && c.features.projects) {
     return c.selectedProject ? `${PATHS.projectOverview}?projectKey=${encodeURIComponent(c.selectedProject)}` : PATHS.projects
   }

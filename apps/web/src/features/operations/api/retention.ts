@@ -33,11 +33,14 @@ export async function fetchRetentionEnabled(
   return false
 }
 
-/** Only administrators ask; everyone else is told false (spec §6). */
-export const retentionQuery = (admin: boolean) =>
+/**
+ * Only administrators ask (spec §6), and only while a node runs distribution; everyone else, and
+ * an instance without distribution, is told false.
+ */
+export const retentionQuery = (ask: boolean) =>
   queryOptions({
-    queryKey: ['operations', 'retention', admin],
-    queryFn: () => (admin ? fetchRetentionEnabled() : Promise.resolve(false)),
+    queryKey: ['operations', 'retention', ask],
+    queryFn: () => (ask ? fetchRetentionEnabled() : Promise.resolve(false)),
     retry: false,
   })
-export const useRetention = (admin: boolean) => useQuery(retentionQuery(admin))
+export const useRetention = (ask: boolean) => useQuery(retentionQuery(ask))
