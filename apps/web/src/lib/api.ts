@@ -16,6 +16,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether a call failed because the server has no such thing (404). */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404
+
 /**
  * A call that got no answer at all (the network dropped it). It carries no message, so each
  * screen shows its own fallback text (shell §8) rather than the browser's "Failed to fetch"; it is

@@ -19,7 +19,7 @@ import { Link } from '@tanstack/react-router'
 import { Messages } from '@trove/contracts/messages'
 import type { ReverseProxy, WebServerType } from '@trove/contracts/shell'
 import { type FormEvent, useEffect, useState } from 'react'
-import { ApiError } from '../../lib/api'
+import { isNotFound } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
 import { SaveFooter } from '../../ui/SaveFooter'
 import {
@@ -139,7 +139,7 @@ export function ReverseProxyFormPage({
   onNotFound?: () => void
 }) {
   const existing = useReverseProxy(proxyName)
-  const notFound = existing.error instanceof ApiError && existing.error.status === 404
+  const notFound = isNotFound(existing.error)
   useEffect(() => {
     if (notFound) onNotFound?.()
   }, [notFound, onNotFound])

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Card, Group, NumberInput, Skeleton, Stack, Switc
 import { Link } from '@tanstack/react-router'
 import { Messages } from '@trove/contracts/messages'
 import { useEffect, useState } from 'react'
-import type { ApiError } from '../../lib/api'
+import { isNotFound } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
 import { anonymousAccess, mfaPolicy, passwordPolicy, registration, uiAccess } from './api/security'
 
@@ -55,7 +55,7 @@ function AnonymousAccessSwitch() {
   const value = anonymousAccess.useValue()
   const save = anonymousAccess.useSave()
   if (value.isPending) return <Skeleton h={40} />
-  if (value.error && (value.error as ApiError).status === 404) {
+  if (isNotFound(value.error)) {
     return (
       <Text size="sm" c="dimmed">
         Anonymous access is not available in this version of Trove.

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Code, Group, Loader, SimpleGrid, Stack, Tabs, Te
 import type { BuildRunResponse } from '@trove/contracts/builds'
 import { Messages } from '@trove/contracts/messages'
 import { type ReactNode, useEffect, useState } from 'react'
-import { ApiError } from '../../lib/api'
+import { isNotFound } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
 import { useBuildRun } from './api/buildRun'
 import { formatDuration } from './buildRules'
@@ -67,7 +67,7 @@ export interface BuildRunPageProps {
 export function BuildRunPage({ name, number, tab, onTab, onNotFound, onDeleted }: BuildRunPageProps) {
   const run = useBuildRun(name, number)
   const [deleting, setDeleting] = useState(false)
-  const notFound = run.error instanceof ApiError && run.error.status === 404
+  const notFound = isNotFound(run.error)
   useEffect(() => {
     if (notFound) onNotFound()
   }, [notFound, onNotFound])

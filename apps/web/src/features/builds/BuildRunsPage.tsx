@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Checkbox, Group, Loader, Stack, Table, Text, Vis
 import { BuildTexts } from '@trove/contracts/builds'
 import { Messages } from '@trove/contracts/messages'
 import { useEffect, useState } from 'react'
-import { ApiError } from '../../lib/api'
+import { isNotFound } from '../../lib/api'
 import { PageHeader } from '../../ui/PageHeader'
 import { useBuildRuns } from './api/buildRuns'
 import { diffPair, togglePick } from './buildRules'
@@ -24,7 +24,7 @@ export function BuildRunsPage({ name, onNotFound, onBuildGone }: BuildRunsPagePr
   const runs = useBuildRuns(name)
   const [picked, setPicked] = useState<string[]>([])
   const [deleting, setDeleting] = useState<string | null>(null)
-  const notFound = runs.error instanceof ApiError && runs.error.status === 404
+  const notFound = isNotFound(runs.error)
   useEffect(() => {
     if (notFound) onNotFound()
   }, [notFound, onNotFound])

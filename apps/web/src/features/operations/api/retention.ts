@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { Limits } from '@trove/contracts/limits'
 import { format, Messages } from '@trove/contracts/messages'
 import type { RetentionStatus } from '@trove/contracts/operations'
-import { ApiError, apiRequest } from '../../../lib/api'
+import { apiRequest, isNotFound } from '../../../lib/api'
 import { notify } from '../../../lib/notify'
 
 /** At most this many attempts in all (spec §9). */
@@ -23,7 +23,7 @@ export async function fetchRetentionEnabled(
     try {
       return (await fetcher()).enable
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return false
+      if (isNotFound(error)) return false
       last = error
     }
   }

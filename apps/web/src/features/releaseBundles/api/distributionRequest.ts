@@ -1,5 +1,5 @@
 import { DISTRIBUTION_UI } from '@trove/contracts/distribution'
-import { ApiError, apiRequest, type RequestOptions } from '../../../lib/api'
+import { apiRequest, isNotFound, type RequestOptions } from '../../../lib/api'
 
 /**
  * A call under /distribution/api/ui, a sibling of the console's /ui/api/v1 (so sent as an absolute
@@ -17,7 +17,7 @@ export function distributionRequest<T>(path: string, options: RequestOptions & {
 export const bundlePath = (name: string, version: string) => `/${encodeURIComponent(name)}/${encodeURIComponent(version)}`
 
 /** The node does not run the distribution module: every one of its calls answers 404 (§8). */
-export const isModuleOff = (error: unknown) => error instanceof ApiError && error.status === 404
+export const isModuleOff = isNotFound
 
 /** Which side of distribution a bundle is listed from: made here, or received from another node. */
 export type BundleOrigin = 'source' | 'target'
