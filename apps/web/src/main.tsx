@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
-import { type CSSVariablesResolver, createTheme, Drawer, MantineProvider, Modal } from '@mantine/core'
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { Messages } from '@trove/contracts/messages'
@@ -19,11 +19,6 @@ const theme = createTheme({
   primaryShade: { light: 6, dark: 6 },
   defaultRadius: 'sm',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  // Every dialog's close button has a name, so screen readers and axe can tell what it does.
-  components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-  },
 })
 
 // Dimmed text dark enough for AA contrast on white and on the light page background.

@@ -21,7 +21,8 @@ function Snippet({ snippet }: { snippet: GuideSnippet }) {
           )}
         </CopyButton>
       </Group>
-      <Code block style={{ whiteSpace: 'pre', overflowX: 'auto', maxWidth: '100%' }}>
+      {/* A snippet wider than the dialog scrolls: focusable, so the keyboard scrolls it too. */}
+      <Code block tabIndex={0} style={{ whiteSpace: 'pre', overflowX: 'auto', maxWidth: '100%' }}>
         {snippet.text}
       </Code>
     </Stack>
@@ -46,7 +47,14 @@ export function SetUpDialog({
 }) {
   const guide = item ? integrationGuide(item.id, item.label, target) : undefined
   return (
-    <Modal opened={item !== null} onClose={onClose} title={item?.label} size="xl" centered>
+    <Modal
+      opened={item !== null}
+      onClose={onClose}
+      title={item?.label}
+      size="xl"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {item && (
         <Stack gap="md">
           <Group gap="md" wrap="nowrap" align="flex-start">
