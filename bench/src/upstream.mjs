@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
+import { cpuSeconds } from './clusterProcesses.mjs'
 import { run } from './exec.mjs'
 import { verdaccioBin } from './repositories.mjs'
 import { freePort, signInAdmin, startServer } from './server.mjs'
@@ -146,7 +147,7 @@ export async function startTrove() {
     const res = await fetch(`${server.url}/api/repositories/${key}`, { method: 'PUT', headers, body: JSON.stringify(body) })
     if (res.status !== 201) throw new Error(`repository ${key}: ${res.status} ${await res.text()}`)
   }
-  return { url: server.url, token, repo, stop: () => server.stop() }
+  return { url: server.url, pid: server.pid, token, repo, stop: () => server.stop() }
 }
 
 /** Verdaccio 6.8 with the upstream as its only uplink, on a fresh storage (so its cache is cold). */
@@ -263,12 +264,15 @@ export async function benchUpstream(row) {
 async function coldInstalls(row, upstream, trove) {
   const direct = []
   const viaTrove = []
+  const troveCpu = []
   const viaVerdaccio = []
   for (let round = 0; round < ROUNDS; round++) {
     direct.push(await coldInstall(`${upstream.url}/`, null, upstream.roots))
     const key = `npm-cold-${round}`
     await trove.repo(key, { rclass: 'remote', packageType: 'npm', url: upstream.url })
+    const cpuBefore = cpuSeconds(trove.pid)
     viaTrove.push(await coldInstall(`${trove.url}/api/npm/${key}/`, trove.token, upstream.roots))
+    troveCpu.push(cpuSeconds(trove.pid) - cpuBefore)
     const verdaccio = await startVerdaccio(upstream.url)
     try {
       viaVerdaccio.push(await coldInstall(verdaccio.url, null, upstream.roots))
@@ -287,6 +291,14 @@ async function coldInstalls(row, upstream, trove) {
     '≤ 1.1× direct, < Verdaccio',
     t <= 1.1 * d && t < v,
     `${(t / d).toFixed(2)}× direct, ${(t / v).toFixed(2)}× Verdaccio`,
+  )
+  row(
+    'Trove CPU time during a cold install',
+    median(troveCpu).toFixed(1),
+    's',
+    '-',
+    null,
+    'user and system, every thread of the server process',
   )
 }
 

@@ -31,12 +31,14 @@ const BOOKKEEPING: Record<string, string[]> = {
   blobs: ['touched_at'],
 }
 
-/** Tables whose rows belong to one repository: their writes tell which (core/dbWrites.ts, changedScope). */
+/** Tables whose writes tell which rows they changed, by a column (core/dbWrites.ts, changedScope): most by repository. */
 const BY_REPOSITORY: Record<string, string> = {
   files: 'repo_key',
   package_versions: 'repo_key',
   dist_tags: 'repo_key',
   remote_cache: 'repo_key',
+  // Not a repository: the version whose scan status changed (the scanner looks again from there).
+  scan_status: 'version_id',
 }
 
 /** Prepared statements kept per SQL text (Kysely prepares each query anew; preparing costs more than running a lookup). */

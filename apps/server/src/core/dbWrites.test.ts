@@ -158,6 +158,12 @@ describe('committed writes, by repository', () => {
     ).toEqual(['files', 'files@scope-a', 'files@scope-b'])
     // Bookkeeping alone is still not told; other tables are told by name only.
     expect(told(db().updateTable('files').set({ download_count: 2 }).where('repo_key', '=', 'scope-a'))).toEqual([])
+    // A scope column that holds ids: the scan status of a version.
+    expect(
+      told(db().insertInto('scan_status').values({ version_id: 7, state: 'scanning', claimed_by: 'n', claimed_at: 1 })),
+    ).toEqual(['scan_status', 'scan_status@7'])
+    expect(told(db().deleteFrom('scan_status').where('version_id', '=', 12))).toEqual(['scan_status', 'scan_status@12'])
+    expect(told(db().deleteFrom('scan_status').where('version_id', '>', 12))).toEqual(['scan_status', 'scan_status@*'])
     // A table without a scope column is told with "any" scope.
     expect(told(db().deleteFrom('settings').where('key', '=', 'x'))).toEqual(['settings', 'settings@*'])
     // Made about a subject: each scope carries it.

@@ -257,8 +257,8 @@ function insertedValues(n: Record<string, unknown>, column: string): Set<string>
   const found = new Set<string>()
   for (const row of (values.values ?? []) as (OperationNode & { values: unknown[] })[]) {
     const value = row.kind === 'PrimitiveValueListNode' ? row.values[index] : literal(row.values[index] as OperationNode)
-    if (typeof value !== 'string') return undefined
-    found.add(value)
+    if (typeof value !== 'string' && !Number.isSafeInteger(value)) return undefined
+    found.add(String(value))
   }
   return found
 }
@@ -291,8 +291,8 @@ function requiredValues(where: OperationNode | undefined, column: string, table:
             : operator === 'in' && right.kind === 'ValueListNode'
               ? ((right.values ?? []) as OperationNode[]).map(literal)
               : [undefined]
-      if (values.length === 0 || values.some((v) => typeof v !== 'string')) return undefined
-      return new Set(values as string[])
+      if (values.length === 0 || values.some((v) => typeof v !== 'string' && !Number.isSafeInteger(v))) return undefined
+      return new Set(values.map(String))
     }
     default:
       return undefined

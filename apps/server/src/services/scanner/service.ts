@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import type { BlobStore } from '../../core/blobStore.js'
 import type { Config } from '../../core/config.js'
 import type { Db } from '../../core/db.js'
+import { changedScope } from '../../core/dbWrites.js'
 import { HttpError } from '../../core/errors.js'
 import { clonePath } from '../../core/gitClone.js'
 import { checkTarget } from '../../core/safeAddress.js'
@@ -71,6 +72,16 @@ export class ScannerService {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private again = false
+  /** Whether the git clones are to be looked at on the next run: on start, on each poll, after a write to their table. */
+  private gitDue = true
+  /** Whether claims a stopped node left are to be looked for on the next run: on start and on each poll. */
+  private staleDue = true
+  /**
+   * Every version below this id has a scan status, as far as this node heard: a claim looks from
+   * here rather than through every version stored. A status written or dropped below it (a version
+   * whose content changed is scanned again) lowers it to that version; each poll starts again from 0.
+   */
+  private floor = 0
   private stopped = false
   private unsubscribe: (() => void) | undefined
   private readonly nodeId: string
@@ -97,9 +108,18 @@ export class ScannerService {
   start(): void {
     if (!this.enabled) return
     this.unsubscribe = this.db.writes.on((tables) => {
-      if (tables.has('*') || tables.has('package_versions') || tables.has('scan_status')) this.wake()
+      if (tables.has('*') || tables.has('git_scan_repositories')) this.gitDue = true
+      const statuses = changedScope(tables, 'scan_status')
+      if (statuses === 'all') this.floor = 0
+      else if (statuses) for (const id of statuses) this.floor = Math.min(this.floor, Number(id) || 0)
+      if (this.gitDue || statuses || tables.has('package_versions')) this.wake()
     })
-    this.timer = setInterval(() => this.wake(), this.config.scanner.pollMs).unref()
+    this.timer = setInterval(() => {
+      this.gitDue = true
+      this.staleDue = true
+      this.floor = 0
+      this.wake()
+    }, this.config.scanner.pollMs).unref()
     this.wake()
   }
 
@@ -134,7 +154,11 @@ export class ScannerService {
   }
 
   private async drain(): Promise<void> {
-    await this.scanGitClones()
+    // Not on every stored version (a cold install through a remote stores hundreds a minute).
+    if (this.gitDue) {
+      this.gitDue = false
+      await this.scanGitClones()
+    }
     for (;;) {
       if (this.stopped) return
       const ids = await this.claim(BATCH)
@@ -150,11 +174,13 @@ export class ScannerService {
   /** Claims up to `limit` versions: first those never scanned, then claims a stopped node left. */
   private async claim(limit: number): Promise<number[]> {
     const now = Date.now()
+    const from = this.floor
     const waiting = await this.k
       .selectFrom('package_versions as v')
       .leftJoin('scan_status as s', 's.version_id', 'v.id')
       .select('v.id')
       .where('s.version_id', 'is', null)
+      .where('v.id', '>=', from)
       .orderBy('v.id')
       .limit(limit)
       .execute()
@@ -167,7 +193,12 @@ export class ScannerService {
         .executeTakeFirst()
       if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) claimed.push(id)
     }
+    // Every version from `from` up to the last one found has a status now (a write heard meanwhile may have lowered the floor).
+    const last = waiting.at(-1)
+    if (last && this.floor === from) this.floor = last.id + 1
     if (claimed.length > 0) return claimed
+    if (!this.staleDue) return claimed
+    this.staleDue = false
     const stale = await this.k
       .selectFrom('scan_status')
       .select(['version_id', 'claimed_at'])
