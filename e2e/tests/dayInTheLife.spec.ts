@@ -1,11 +1,8 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { ScreenMessages } from '@trove/contracts/screenMessages'
-import { npmPublish } from '../npmClient'
-import { csrfOf, signInAsAdmin, USER_LANDING } from './signIn'
+import { publishAsAdmin } from '../npmClient'
+import { collectProblems, csrfOf, searchFor, signInAsAdmin, USER_LANDING } from './signIn'
 
 // A day in the life of the console: a plain user and an administrator sign in, find a package and a
 // file by a part of their names, follow every link of their sidebars (and the admin menu page), and
@@ -13,28 +10,6 @@ import { csrfOf, signInAsAdmin, USER_LANDING } from './signIn'
 // the console logs no error and gets no server error on the way.
 
 test.use({ viewport: { width: 1280, height: 900 } })
-
-/** What goes wrong while the page is open: errors it logs or throws, and calls the server fails. */
-function watch(page: Page): string[] {
-  const problems: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} (${page.url()})`)
-  })
-  page.on('pageerror', (e) => problems.push(`thrown: ${e.message} (${page.url()})`))
-  page.on('response', (r) => {
-    if (r.status() >= 500) problems.push(`${r.status()} from ${r.request().method()} ${r.url()}`)
-  })
-  return problems
-}
-
-/** Chooses a type in the top bar's search and runs a search for `text`, as a person would. */
-async function searchFor(page: Page, type: 'Packages' | 'Artifacts', text: string) {
-  await page.getByRole('combobox', { name: 'Search type' }).click()
-  await page.getByRole('option', { name: type }).click()
-  const box = page.getByRole('combobox', { name: `Search ${type.toLowerCase()}` })
-  await box.fill(text)
-  await box.press('Enter')
-}
 
 /** A screen that opened: not the 404 one, not "not available", not the error screen, with a title. */
 async function expectScreen(page: Page, what: string) {
@@ -73,7 +48,7 @@ test('a plain user and an administrator find things by part of their names, foll
   baseURL,
 }) => {
   test.setTimeout(240_000)
-  const adminProblems = watch(page)
+  const adminProblems = collectProblems(page, { serverErrors: true })
   await signInAsAdmin(page)
   const headers = { 'x-csrf-token': await csrfOf(page) }
   const suffix = crypto.randomBytes(3).toString('hex')
@@ -87,16 +62,13 @@ test('a plain user and an administrator find things by part of their names, foll
     expect(created.status()).toBe(201)
   }
   // The morning's work: a package published with npm, downloaded twice, and a report uploaded.
-  const tokenAnswer = await page.request.post('/ui/api/v1/ui/userIdentifyToken/admin', { headers, data: { expiresIn: 3600 } })
-  const token = (await tokenAnswer.json()).access_token as string
   const name = `@day-${suffix}/weekly-planner`
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-day-'))
-  const dir = path.join(work, 'pkg')
-  fs.mkdirSync(dir)
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '2.1.0', description: 'Plans the week' }))
-  fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = "plan"\n')
-  const published = npmPublish(work, dir, `${baseURL}/api/npm/${npmRepo}/`, token)
-  expect(published.status, published.stderr).toBe(0)
+  const token = await publishAsAdmin(page, headers, {
+    registry: `${baseURL}/api/npm/${npmRepo}/`,
+    tmpPrefix: 'trove-e2e-day-',
+    manifest: { name, version: '2.1.0', description: 'Plans the week' },
+    index: 'module.exports = "plan"\n',
+  })
   for (let i = 0; i < 2; i++) {
     const tarball = await page.request.get(`/api/npm/${npmRepo}/${name}/-/weekly-planner-2.1.0.tgz`, {
       headers: { authorization: `Bearer ${token}` },
@@ -129,7 +101,7 @@ test('a plain user and an administrator find things by part of their names, foll
   // ---- the plain user ----
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const plain = await context.newPage()
-  const userProblems = watch(plain)
+  const userProblems = collectProblems(plain, { serverErrors: true })
   await plain.goto('/ui/login')
   await plain.getByRole('textbox', { name: 'Username' }).fill(user)
   await plain.getByRole('textbox', { name: 'Password' }).fill('day-user-password-1')

@@ -1,20 +1,8 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { npmPublish } from '../npmClient'
+import { expect, test } from '@playwright/test'
+import { publishAsAdmin } from '../npmClient'
 import { expectAccessible } from './axe'
-import { csrfOf, signInAsAdmin } from './signIn'
-
-/** Chooses a type in the top bar's search and runs a search for `text`, as a person would. */
-async function searchFor(page: Page, type: 'Packages' | 'Artifacts', text: string) {
-  await page.getByRole('combobox', { name: 'Search type' }).click()
-  await page.getByRole('option', { name: type }).click()
-  const box = page.getByRole('combobox', { name: `Search ${type.toLowerCase()}` })
-  await box.fill(text)
-  await box.press('Enter')
-}
+import { csrfOf, searchFor, signInAsAdmin } from './signIn'
 
 test('files and packages are found by any part of their names, and a found file opens in the tree', async ({
   page,
@@ -43,16 +31,13 @@ test('files and packages are found by any part of their names, and a found file 
   }
 
   // An npm package published with the real client, whose name holds the word looked for in its middle.
-  const tokenAnswer = await page.request.post('/ui/api/v1/ui/userIdentifyToken/admin', { headers, data: { expiresIn: 3600 } })
-  const token = (await tokenAnswer.json()).access_token as string
   const name = `@walk-${suffix}/hello-trove`
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-find-'))
-  const dir = path.join(work, 'pkg')
-  fs.mkdirSync(dir)
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '0.1.0', description: 'Says hello' }))
-  fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = "hello"\n')
-  const published = npmPublish(work, dir, `${baseURL}/api/npm/${npm}/`, token)
-  expect(published.status, published.stderr).toBe(0)
+  await publishAsAdmin(page, headers, {
+    registry: `${baseURL}/api/npm/${npm}/`,
+    tmpPrefix: 'trove-e2e-find-',
+    manifest: { name, version: '0.1.0', description: 'Says hello' },
+    index: 'module.exports = "hello"\n',
+  })
 
   // Packages: "trove", the end of the name, finds it (not only its start).
   await page.goto('/ui/packages')

@@ -1,12 +1,9 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import type { Dashboard } from '@trove/contracts/dashboard'
-import { npmPublish } from '../npmClient'
+import { publishAsAdmin } from '../npmClient'
 import { expectAccessible } from './axe'
-import { csrfOf, signInAsAdmin, USER_LANDING } from './signIn'
+import { collectProblems, csrfOf, signInAsAdmin, USER_LANDING } from './signIn'
 
 test.use({ viewport: { width: 1280, height: 900 } })
 
@@ -19,16 +16,6 @@ async function signIn(page: Page, user: string, password: string) {
   await page.getByRole('textbox', { name: 'Password' }).fill(password)
   await page.getByRole('button', { name: 'Log In' }).click()
   await expect(page).toHaveURL(USER_LANDING)
-}
-
-/** Errors the page logs or throws while it is open: the dashboard must cause none. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text())
-  })
-  page.on('pageerror', (e) => errors.push(e.message))
-  return errors
 }
 
 /** A card's chart, drawn: recharts' svg with at least one shape in it. */
@@ -49,7 +36,7 @@ test('the Overview shows what was published and downloaded, and each user only w
   baseURL,
 }) => {
   test.setTimeout(120_000)
-  const errors = collectErrors(page)
+  const errors = collectProblems(page)
   await signInAsAdmin(page)
   const headers = { 'x-csrf-token': await csrfOf(page) }
   const suffix = crypto.randomBytes(3).toString('hex')
@@ -63,22 +50,15 @@ test('the Overview shows what was published and downloaded, and each user only w
     const created = await page.request.put(`/api/repositories/${key}`, { headers, data: { rclass: 'local', packageType } })
     expect(created.status()).toBe(201)
   }
-  const tokenAnswer = await page.request.post('/ui/api/v1/ui/userIdentifyToken/admin', { headers, data: { expiresIn: 3600 } })
-  expect(tokenAnswer.status()).toBe(200)
-  const token = (await tokenAnswer.json()).access_token as string
 
   // A package published with the real npm client, then downloaded three times.
   const name = `overview-${suffix}`
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-e2e-overview-'))
-  const dir = path.join(work, 'pkg')
-  fs.mkdirSync(dir)
-  fs.writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify({ name, version: '1.0.0', description: 'Counted on the Overview', license: 'MIT', main: 'index.js' }),
-  )
-  fs.writeFileSync(path.join(dir, 'index.js'), `module.exports = '${crypto.randomBytes(2048).toString('hex')}'\n`)
-  const published = npmPublish(work, dir, `${baseURL}/api/npm/${repo}/`, token)
-  expect(published.status, published.stderr).toBe(0)
+  const token = await publishAsAdmin(page, headers, {
+    registry: `${baseURL}/api/npm/${repo}/`,
+    tmpPrefix: 'trove-e2e-overview-',
+    manifest: { name, version: '1.0.0', description: 'Counted on the Overview', license: 'MIT', main: 'index.js' },
+    index: `module.exports = '${crypto.randomBytes(2048).toString('hex')}'\n`,
+  })
   for (let i = 0; i < 3; i++) {
     const tarball = await page.request.get(`/api/npm/${repo}/${name}/-/${name}-1.0.0.tgz`, {
       headers: { authorization: `Bearer ${token}` },
@@ -200,7 +180,7 @@ test('the Overview shows what was published and downloaded, and each user only w
 
   const readerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const readerPage = await readerContext.newPage()
-  const readerErrors = collectErrors(readerPage)
+  const readerErrors = collectProblems(readerPage)
   await signIn(readerPage, reader, 'reader-password-1')
   await readerPage.goto('/ui/overview')
   await expect(readerPage.getByText('The repositories you can read, at a glance')).toBeVisible()
@@ -225,7 +205,7 @@ test('the Overview shows what was published and downloaded, and each user only w
   // Nothing to read: every card says so, and no chart is drawn empty.
   const nobodyContext = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const nobodyPage = await nobodyContext.newPage()
-  const nobodyErrors = collectErrors(nobodyPage)
+  const nobodyErrors = collectProblems(nobodyPage)
   await signIn(nobodyPage, nobody, 'reader-password-1')
   await nobodyPage.goto('/ui/overview')
   await expect(nobodyPage.getByRole('region', { name: 'Repositories', exact: true }).getByRole('link')).toHaveText('0')

@@ -1,6 +1,7 @@
 import type { UserData } from '@trove/contracts/auth'
 import type { NodeStatusList } from '@trove/contracts/operations'
 import { describe, expect, it } from 'vitest'
+import { nodeEntry } from '../../test/nodeEntry'
 import { type ShellContext, shellContext } from './model'
 import { teaserInvitation } from './teaserInvitation'
 import { DEMO_ADMIN_TEASERS, demoAdminTeaser, MODULE_TEASERS } from './teasers'
@@ -11,14 +12,7 @@ const ctx = (user: UserData, services: string[], over: Partial<ShellContext> = {
   ...shellContext(user, undefined, undefined, { services: new Set(services) }),
   ...over,
 })
-const node = (node_id: string, services: string[], status: 'Online' | 'Offline' = 'Online') => ({
-  node_id,
-  url: `http://${node_id}:8080`,
-  status,
-  services,
-  last_heartbeat: 0,
-})
-const nodes: NodeStatusList = [node('n1', ['repository'])]
+const nodes: NodeStatusList = [nodeEntry('n1', ['repository'])]
 const { securityCompliance, releaseBundles, pipelines, topology } = MODULE_TEASERS
 
 describe('teaserInvitation', () => {
@@ -41,7 +35,7 @@ describe('teaserInvitation', () => {
     })
     // A node that already runs the rest: adding the module runs every module, so the variable goes.
     expect(
-      teaserInvitation(releaseBundles, ctx(admin, ['repository', 'scanner']), [node('n1', ['repository', 'scanner'])]),
+      teaserInvitation(releaseBundles, ctx(admin, ['repository', 'scanner']), [nodeEntry('n1', ['repository', 'scanner'])]),
     ).toEqual({
       kind: 'turnOn',
       text: 'No node of this instance runs the Distribution module. To turn Release Bundles on, restart node n1 with',
