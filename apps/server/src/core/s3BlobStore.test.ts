@@ -18,6 +18,22 @@ import { bucketFault, S3Objects } from './s3Objects.js'
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /**
+ * The requests `objects` sends through its two clients, in order: the test app's own store sweeps
+ * the same bucket meanwhile, through clients of its own, whose requests are left out.
+ */
+function requestsOf(objects: S3Objects) {
+  const spy = vi.spyOn(S3Client.prototype, 'send')
+  const mine = new Set<unknown>([objects.client, objects.streamClient])
+  return {
+    get mock() {
+      return { calls: spy.mock.calls.filter((_, i) => mine.has(spy.mock.contexts[i])) }
+    },
+    mockClear: () => spy.mockClear(),
+    mockRestore: () => spy.mockRestore(),
+  }
+}
+
+/**
  * Blobs in an S3-compatible bucket (s3rver, started here): uploads stream through multipart uploads
  * under a temp key and are copied under their sha256 once verified; downloads stream whole or by
  * range, large ones by a presigned redirect; the GC deletes objects; nothing of a blob is left on
@@ -313,7 +329,7 @@ describe('blobs in an S3-compatible bucket', () => {
     const endpoint = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
     const objects = new S3Objects({ ...(t.config.repositories.s3 as S3Settings), endpoint })
     const store = new BlobStore(tempDir(), t.app.db.kysely, 1 << 30, undefined, 'small', objects)
-    const send = vi.spyOn(S3Client.prototype, 'send')
+    const send = requestsOf(objects)
     try {
       const data = crypto.randomBytes(64 * 1024)
       const md5 = crypto.createHash('md5').update(data).digest('hex')
@@ -346,7 +362,7 @@ describe('blobs in an S3-compatible bucket', () => {
   it('sends a body of known length in one request, else in parts; fails at once, keeping nothing, one that ends short of its length or breaks off', async () => {
     const objects = new S3Objects(t.config.repositories.s3 as S3Settings)
     // Which requests the uploads make.
-    const send = vi.spyOn(S3Client.prototype, 'send')
+    const send = requestsOf(objects)
     const requests = () => send.mock.calls.map(([command]) => command.constructor.name)
     // The payload hash each request went out with, signed: the parts' are not computed (UNSIGNED-PAYLOAD).
     const payloads: string[] = []

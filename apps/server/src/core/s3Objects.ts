@@ -109,7 +109,7 @@ export class S3Objects {
    * The same, for one-request uploads of a stream: never retried (a stream read once cannot be
    * sent again; a retry would send less than its length and wait for the rest until the timeout).
    */
-  private readonly streamClient: S3Client
+  readonly streamClient: S3Client
 
   /** `silenceMs`: how long a request may go without a byte either way before it fails (tests shorten it). */
   constructor(
