@@ -32,7 +32,7 @@ const BOOKKEEPING: Record<string, string[]> = {
 }
 
 /** Tables whose writes tell which rows they changed, by a column (core/dbWrites.ts, changedScope): most by repository. */
-const BY_REPOSITORY: Record<string, string> = {
+const SCOPE_COLUMNS: Record<string, string> = {
   files: 'repo_key',
   package_versions: 'repo_key',
   dist_tags: 'repo_key',
@@ -81,7 +81,7 @@ export async function openDb(
     // the pool and reported; the next query opens a new one. Unhandled, it would end the process.
     pool.on('error', onConnectionLost)
     const url = new URL(options.databaseUrl)
-    const writes = new WriteWatch(BOOKKEEPING, BY_REPOSITORY)
+    const writes = new WriteWatch(BOOKKEEPING, SCOPE_COLUMNS)
     // A connection the server ends while it is checked out (a transaction awaiting a file write,
     // say) emits 'error' on the client, to which the pool listens only while it is idle: unhandled,
     // it ended the process. Reported; the query that uses it fails, and the pool drops it.
@@ -148,7 +148,7 @@ export async function openDb(
   database.pragma('foreign_keys = ON')
   database.pragma('busy_timeout = 5000')
   cachePreparedStatements(database)
-  const writes = new WriteWatch(BOOKKEEPING, BY_REPOSITORY)
+  const writes = new WriteWatch(BOOKKEEPING, SCOPE_COLUMNS)
   // A transaction takes the write lock when it begins: with several processes on the file (worker
   // processes, nodes), a deferred one that read first could not upgrade once another had written
   // (SQLITE_BUSY at once, the busy timeout does not apply); an immediate one waits its turn.

@@ -248,6 +248,11 @@ export class WriteWatch {
   }
 }
 
+/** A value a report can name a scope by: a string, or a whole number (an id), told as its digits. */
+function isScopeValue(value: unknown): value is string | number {
+  return typeof value === 'string' || Number.isSafeInteger(value)
+}
+
 /** The values an insert gives `column`, or undefined when it does not say (INSERT … SELECT, expressions). */
 function insertedValues(n: Record<string, unknown>, column: string): Set<string> | undefined {
   const columns = ((n.columns ?? []) as OperationNode[]).map(columnName)
@@ -257,7 +262,7 @@ function insertedValues(n: Record<string, unknown>, column: string): Set<string>
   const found = new Set<string>()
   for (const row of (values.values ?? []) as (OperationNode & { values: unknown[] })[]) {
     const value = row.kind === 'PrimitiveValueListNode' ? row.values[index] : literal(row.values[index] as OperationNode)
-    if (typeof value !== 'string' && !Number.isSafeInteger(value)) return undefined
+    if (!isScopeValue(value)) return undefined
     found.add(String(value))
   }
   return found
@@ -291,7 +296,7 @@ function requiredValues(where: OperationNode | undefined, column: string, table:
             : operator === 'in' && right.kind === 'ValueListNode'
               ? ((right.values ?? []) as OperationNode[]).map(literal)
               : [undefined]
-      if (values.length === 0 || values.some((v) => typeof v !== 'string' && !Number.isSafeInteger(v))) return undefined
+      if (values.length === 0 || !values.every(isScopeValue)) return undefined
       return new Set(values.map(String))
     }
     default:

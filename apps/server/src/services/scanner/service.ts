@@ -196,8 +196,7 @@ export class ScannerService {
     // Every version from `from` up to the last one found has a status now (a write heard meanwhile may have lowered the floor).
     const last = waiting.at(-1)
     if (last && this.floor === from) this.floor = last.id + 1
-    if (claimed.length > 0) return claimed
-    if (!this.staleDue) return claimed
+    if (claimed.length > 0 || !this.staleDue) return claimed
     this.staleDue = false
     const stale = await this.k
       .selectFrom('scan_status')
